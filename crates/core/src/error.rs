@@ -1,0 +1,77 @@
+//! The core's error types. Each message names where the problem is and what was expected.
+
+use std::fmt;
+
+use crate::grid::Conflict;
+
+/// A puzzle that could not be read. Carries its position in the input: the puzzle's number
+/// (1-based, counting every record including bad ones), the line (1-based) and, where it applies,
+/// the column (1-based, in characters).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// Which puzzle of the input, counting from 1.
+    pub puzzle: usize,
+    /// The line, counting from 1.
+    pub line: usize,
+    /// The column, counting from 1, when one character is at fault.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// What is wrong with a puzzle's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// A character that is not a digit or a blank.
+    BadChar(String),
+    /// A one-line puzzle with the wrong number of cells.
+    WrongLength(usize),
+    /// A row of a multi-line grid with the wrong number of cells.
+    WrongRowLength {
+        /// The row, counting from 1.
+        row: usize,
+        /// How many cells it has.
+        found: usize,
+    },
+    /// A multi-line grid that ends early.
+    ShortGrid(usize),
+    /// Two equal digits in one house.
+    Conflict(Conflict),
+    /// A JSON line that is not valid JSON or lacks a `puzzle` string.
+    Json(String),
+    /// The input holds no puzzle at all.
+    NoPuzzle,
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseErrorKind::BadChar(c) => write!(f, "found {c}; expected 1-9, '.' or '0'"),
+            ParseErrorKind::WrongLength(n) => {
+                write!(f, "found {n} cells; expected 81 (digits 1-9, '.' or '0' for empty)")
+            }
+            ParseErrorKind::WrongRowLength { row, found } => write!(
+                f,
+                "row {row} has {found} cells; expected 9 (digits separated by single spaces, or 9 digits)"
+            ),
+            ParseErrorKind::ShortGrid(rows) => {
+                write!(f, "the grid ends after {rows} rows; expected 9")
+            }
+            ParseErrorKind::Conflict(c) => c.fmt(f),
+            ParseErrorKind::Json(msg) => write!(f, "{msg}"),
+            ParseErrorKind::NoPuzzle => write!(f, "no puzzle found"),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "puzzle {}, line {}", self.puzzle, self.line)?;
+        if let Some(col) = self.column {
+            write!(f, ", column {col}")?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl std::error::Error for ParseError {}

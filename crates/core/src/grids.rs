@@ -1,0 +1,247 @@
+//! Random complete grids (终盘), one at a time or in distinct, reproducible batches.
+//!
+//! A grid is made by filling boxes 1, 5 and 9 (which share no row or column, so any three
+//! permutations of 1-9 are compatible) with random permutations, then completing the grid with the
+//! exact solver, whose guesses pick a random candidate. Every valid grid can come out: its own
+//! digits in boxes 1, 5 and 9 are one of the random starts, and at every guess its own digit is
+//! still a candidate (propagation only removes digits that no completion can hold), so the path
+//! that always guesses the target's digit has a positive probability. See docs/ALGORITHM.md.
+
+use rand::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+
+use crate::bitset::{Cell, Digit};
+use crate::grid::Grid;
+use crate::solver::{Guesser, Search, State};
+
+/// The random number generator behind every seeded generator of shudu: xoshiro256++, whose
+/// output is fixed by its specification, so a seed gives the same grids on every platform.
+pub type Rng = Xoshiro256PlusPlus;
+
+/// A generator seeded for item `index` of a batch made with `seed`: each item has its own stream,
+/// so a batch is the same whatever the thread count.
+pub fn rng_for(seed: u64, index: u64) -> Rng {
+    // SplitMix64's finaliser spreads (seed, index) over the whole seed space.
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    Rng::seed_from_u64(z ^ (z >> 31))
+}
+
+/// A uniform integer below `n` (`n <= 2^32`) by Lemire's multiply-shift; the tiny bias (below
+/// `n / 2^32`) does not matter for grid generation.
+#[inline]
+fn below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
+    ((rng.next_u32() as u64 * n as u64) >> 32) as u32
+}
+
+/// Guesses a uniformly random candidate.
+struct RandomGuess<'a, R>(&'a mut R);
+
+impl<R: RngCore> Guesser for RandomGuess<'_, R> {
+    #[inline]
+    fn choose(&mut self, digits: u32) -> usize {
+        let mut k = below(self.0, digits.count_ones());
+        let mut bits = digits;
+        while k > 0 {
+            bits &= bits - 1;
+            k -= 1;
+        }
+        bits.trailing_zeros() as usize
+    }
+}
+
+/// A random permutation of the digit indices 0..9 (Fisher-Yates).
+#[inline]
+fn shuffled<R: RngCore>(rng: &mut R) -> [u8; 9] {
+    let mut p = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+    for i in (1..9).rev() {
+        let j = below(rng, i as u32 + 1) as usize;
+        p.swap(i, j);
+    }
+    p
+}
+
+/// One random complete grid.
+///
+/// # Examples
+/// ```
+/// use shudu_core::grids::{random_grid, rng_for};
+/// let g = random_grid(&mut rng_for(42, 0));
+/// assert_eq!(g, random_grid(&mut rng_for(42, 0)));
+/// ```
+pub fn random_grid<R: RngCore>(rng: &mut R) -> Grid {
+    loop {
+        let mut st = State::empty();
+        let mut ok = true;
+        for bx in [0, 4, 8] {
+            let digits = shuffled(rng);
+            for (k, &d) in digits.iter().enumerate() {
+                let cell = Cell::at((bx / 3) * 3 + k / 3, (bx % 3) * 3 + k % 3);
+                ok &= st.place_cell(cell, Digit::from_index(d as usize));
+            }
+        }
+        debug_assert!(ok, "boxes 1, 5 and 9 share no house");
+        let mut search = Search::new(RandomGuess(rng), 1);
+        search.run(st);
+        // Any filling of the three diagonal boxes completes, so this loop runs once; it stays a
+        // loop so that a failure could never return a wrong grid.
+        if let Some(cells) = search.first() {
+            return Grid::from_valid_bytes(cells);
+        }
+    }
+}
+
+/// Renames digits so that the top-left cell holds `first` (swaps two digit labels). Among grids
+/// with a given top-left digit, this keeps every grid reachable.
+pub fn with_first_digit(g: &Grid, first: Digit) -> Grid {
+    let have = g.get(Cell::from_index(0)).get();
+    let want = first.get();
+    if have == want {
+        return *g;
+    }
+    let mut map = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+    map[have as usize - 1] = want;
+    map[want as usize - 1] = have;
+    g.relabel(map)
+}
+
+/// How to make a batch of grids.
+#[derive(Clone, Copy, Debug)]
+pub struct GridsConfig {
+    /// How many grids.
+    pub count: usize,
+    /// The seed: the same seed gives the same grids in the same order.
+    pub seed: u64,
+    /// If set, every grid has this digit in its top-left cell.
+    pub first_digit: Option<Digit>,
+}
+
+/// Items per random stream: each chunk is generated from its own seeded generator.
+const CHUNK: usize = 1024;
+
+/// An exact, compact key for a grid: the permutation rank of each of the first eight rows
+/// (19 bits each, as 9! < 2^19). The ninth row is implied, so two grids are equal if and only if
+/// their keys are.
+fn grid_key(g: &Grid) -> [u64; 3] {
+    let mut key = [0u64; 3];
+    for (r, row) in g.as_bytes().chunks_exact(9).take(8).enumerate() {
+        // Lehmer code (factorial-base rank): position i contributes the number of still-unused
+        // digits smaller than its digit, times (8 - i)!.
+        const FACT: [u64; 9] = [40320, 5040, 720, 120, 24, 6, 2, 1, 1];
+        let mut used = 0u16;
+        let mut rank = 0u64;
+        for (i, &v) in row.iter().enumerate() {
+            let smaller_unused = (((1u16 << v) - 1) & !used & 0x3FE).count_ones() as u64;
+            rank += smaller_unused * FACT[i];
+            used |= 1 << v;
+        }
+        key[r / 3] = key[r / 3] << 19 | rank;
+    }
+    key
+}
+
+/// Makes `config.count` distinct random grids. Parallel (on rayon's pool) and reproducible: the
+/// output depends only on the config, not on the number of threads.
+///
+/// Distinctness is guaranteed: after generation the batch is checked with exact keys, and any
+/// repeat (about one in 10^10 batches of a million) is replaced from a spare stream until none
+/// is left.
+pub fn generate_grids(config: &GridsConfig) -> Vec<Grid> {
+    let n = config.count;
+    let fix = |g: Grid| match config.first_digit {
+        Some(d) => with_first_digit(&g, d),
+        None => g,
+    };
+    let mut grids: Vec<Grid> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .flat_map_iter(|chunk| {
+            let mut rng = rng_for(config.seed, chunk as u64);
+            let len = CHUNK.min(n - chunk * CHUNK);
+            (0..len).map(move |_| fix(random_grid(&mut rng)))
+        })
+        .collect();
+    // Exact distinctness check: sort (key, position) pairs, then every later copy of a key is
+    // replaced, in position order, from a spare stream; repeat until no copy is left.
+    let mut spare = rng_for(config.seed, u64::MAX);
+    loop {
+        let mut keyed: Vec<([u64; 3], usize)> = grids
+            .par_iter()
+            .enumerate()
+            .map(|(i, g)| (grid_key(g), i))
+            .collect();
+        keyed.par_sort_unstable();
+        let mut repeats: Vec<usize> = keyed
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0)
+            .map(|w| w[1].1)
+            .collect();
+        if repeats.is_empty() {
+            return grids;
+        }
+        repeats.sort_unstable();
+        for i in repeats {
+            grids[i] = fix(random_grid(&mut spare));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Puzzle;
+
+    #[test]
+    fn random_grids_are_valid() {
+        let mut rng = rng_for(1, 2);
+        for _ in 0..200 {
+            let g = random_grid(&mut rng);
+            assert!(Grid::try_from(g.to_puzzle()).is_ok());
+        }
+    }
+
+    #[test]
+    fn key_is_exact_on_rows() {
+        let a = random_grid(&mut rng_for(3, 0));
+        let b = random_grid(&mut rng_for(3, 1));
+        assert_eq!(grid_key(&a), grid_key(&a));
+        assert_ne!(grid_key(&a), grid_key(&b));
+        // The identity row 123456789 has rank 0, its reverse the largest rank 9! - 1.
+        let rows =
+            "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
+        let g = Grid::try_from(rows.parse::<Puzzle>().unwrap()).unwrap();
+        assert_eq!(grid_key(&g)[0] >> 38, 0);
+    }
+
+    #[test]
+    fn first_digit_is_fixed_and_grid_stays_valid() {
+        let d = Digit::new(7).unwrap();
+        let grids = generate_grids(&GridsConfig {
+            count: 3000,
+            seed: 9,
+            first_digit: Some(d),
+        });
+        assert_eq!(grids.len(), 3000);
+        for g in &grids {
+            assert_eq!(g.get(Cell::from_index(0)), d);
+            assert!(Grid::try_from(g.to_puzzle()).is_ok());
+        }
+    }
+
+    #[test]
+    fn batch_is_distinct_and_reproducible() {
+        let config = GridsConfig {
+            count: 5000,
+            seed: 77,
+            first_digit: None,
+        };
+        let a = generate_grids(&config);
+        let b = generate_grids(&config);
+        assert_eq!(a, b);
+        let mut keys: Vec<_> = a.iter().map(grid_key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), 5000);
+    }
+}

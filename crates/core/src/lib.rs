@@ -1,0 +1,33 @@
+//! shudu-core: the engine of shudu (数独), a Sudoku generator, solver, grader and game.
+//!
+//! A pure library: no file or network I/O. It holds the grid model, the formats, an exact solver
+//! that counts solutions, and the generators of complete grids.
+//!
+//! # Example
+//! ```
+//! use shudu_core::{Puzzle, solver::{solve_unique, Solutions}};
+//! let p: Puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+//!     .parse()?;
+//! let Solutions::Unique(grid) = solve_unique(&p) else { panic!("not unique") };
+//! assert_eq!(&grid.to_line()[..9], "417369825");
+//! # Ok::<(), shudu_core::ParseError>(())
+//! ```
+//!
+//! # Modules
+//! - [`bitset`]: [`Digit`], [`Cell`], [`House`], [`DigitSet`], [`CellSet`].
+//! - [`grid`]: [`Puzzle`] and [`Grid`], and the rules.
+//! - [`format`]: reading and writing the line, grid, pretty and JSON formats.
+//! - [`solver`]: the exact solver (solve, count, uniqueness).
+//! - [`grids`]: random complete grids, alone or in distinct batches.
+//! - [`error`]: the parse error with its position.
+
+pub mod bitset;
+pub mod error;
+pub mod format;
+pub mod grid;
+pub mod grids;
+pub mod solver;
+
+pub use bitset::{Cell, CellSet, Digit, DigitSet, House};
+pub use error::{ParseError, ParseErrorKind};
+pub use grid::{Conflict, Grid, GridError, Puzzle};

@@ -1,0 +1,645 @@
+//! The exact solver: counts solutions up to a limit and returns the first one found.
+//!
+//! One search serves every use: [`solve`] (first solution), [`solve_unique`] (count up to 2),
+//! [`count_solutions`] (count up to any limit), the uniqueness checks of the puzzle generator
+//! ([`Solver::forbid`] then [`Solver::has_solution`]) and the random complete-grid generator
+//! (the same search with random guesses, see [`crate::grids`]).
+//!
+//! # Representation
+//!
+//! The state is 27 words of candidates, one for each (digit, band) pair: word `3 * d + b` has bit
+//! `9 * r + c` set if and only if digit `d + 1` may still go in row `3 * b + r`, column `c`:
+//!
+//! ```text
+//!   bit:  26 ............ 18 | 17 ............ 9 | 8 ............. 0
+//!         row 3b+2, col 8..0 | row 3b+1, col 8..0 | row 3b, col 8..0
+//! ```
+//!
+//! A cell of the band that is already placed keeps exactly one bit: that of its digit. Three more
+//! words, `unsolved[b]`, have a bit set if and only if that cell of band `b` is not yet placed.
+//!
+//! # Propagation (docs/ALGORITHM.md, "Exact solver")
+//!
+//! 1. **Band update** of one (digit, band) word: inside a band a digit fills one *segment* (the
+//!    three cells where a row meets a box) in each row and each box, so the segments it uses form one
+//!    of the 3! = 6 permutations. A table keeps the segments that belong to a permutation whose three
+//!    segments all hold candidates; this is locked candidates (pointing and claiming) inside the
+//!    band. A row or box of the band left with one candidate is a hidden single.
+//! 2. **Placement** clears the cell for the other digits and the digit from the cell's row, box
+//!    and column.
+//! 3. **Naked singles** (a cell with one candidate) and **column hidden singles** (a column with one
+//!    place for a digit), found for all cells at once with bit-parallel counters.
+//! 4. **Guess** when nothing else applies: a cell with the fewest candidates (a bivalue cell when
+//!    there is one), trying each digit in a copy of the state.
+
+use crate::bitset::{Cell, Digit};
+use crate::grid::{Grid, Puzzle};
+
+const BAND: u32 = (1 << 27) - 1;
+
+/// Bit `k` of `SHRINK[x]` is set if and only if the 9-bit row `x` has a candidate in box `k`
+/// of the band (columns `3k..3k+3`).
+const SHRINK: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = ((x & 0o7 != 0) as u8)
+            | (((x & 0o70 != 0) as u8) << 1)
+            | (((x & 0o700 != 0) as u8) << 2);
+        x += 1;
+    }
+    t
+};
+
+/// For a 9-bit set of non-empty segments (bit `3r + k`: row `r` of the band, box `k`), the
+/// segments that lie on some permutation all of whose segments are non-empty; `0` if there is
+/// none, which is a contradiction.
+const SEG_ALLOWED: [u16; 512] = {
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0u16; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let bits = (1 << PERMS[p][0]) | (1 << (3 + PERMS[p][1])) | (1 << (6 + PERMS[p][2]));
+            if s & bits == bits {
+                t[s] |= bits as u16;
+            }
+            p += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// The 27-bit mask of the cells in a 9-bit set of segments.
+const SEG_EXPAND: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut seg = 0;
+        while seg < 9 {
+            if s & (1 << seg) != 0 {
+                t[s] |= 0o7 << ((seg / 3) * 9 + (seg % 3) * 3);
+            }
+            seg += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// For each in-band position `9r + c`, the other positions of the band in the same row, box or
+/// column.
+const BAND_PEERS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        let (r, c) = (i / 9, i % 9);
+        let mut j = 0;
+        while j < 27 {
+            let (r2, c2) = (j / 9, j % 9);
+            if j != i && (r == r2 || c == c2 || c / 3 == c2 / 3) {
+                t[i] |= 1 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The three cells of column `c` inside one band.
+const COL: [u32; 9] = {
+    let mut t = [0u32; 9];
+    let mut c = 0;
+    while c < 9 {
+        t[c] = (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
+        c += 1;
+    }
+    t
+};
+
+/// The nine cells of box `k` of a band.
+const BOX: [u32; 3] = [0o7007007, 0o70070070, 0o700700700];
+
+/// Chooses the order in which a guess tries digits. The deterministic order gives the solver's
+/// reproducible answers; a random order turns the solver into a complete-grid generator.
+pub(crate) trait Guesser {
+    /// One digit index (0..9) out of the 9-bit set `digits`, which has at least two members.
+    fn choose(&mut self, digits: u32) -> usize;
+}
+
+/// Tries digits in increasing order.
+pub(crate) struct InOrder;
+
+impl Guesser for InOrder {
+    #[inline]
+    fn choose(&mut self, digits: u32) -> usize {
+        digits.trailing_zeros() as usize
+    }
+}
+
+/// The solver's state: see the [module docs](self) for the layout.
+#[derive(Clone, Copy)]
+pub(crate) struct State {
+    cand: [u32; 27],
+    /// The value of each word at its last band update; a word needs an update if and only if it
+    /// differs from this.
+    prev: [u32; 27],
+    unsolved: [u32; 3],
+}
+
+impl State {
+    /// All candidates open, nothing placed.
+    pub(crate) const fn empty() -> State {
+        State {
+            cand: [BAND; 27],
+            prev: [0; 27],
+            unsolved: [BAND; 3],
+        }
+    }
+
+    /// Places digit index `d` at position `pos` (0..27) of band `b`. Returns false if `d` is no
+    /// longer a candidate there (a contradiction).
+    #[inline]
+    pub(crate) fn place(&mut self, d: usize, b: usize, pos: usize) -> bool {
+        let bit = 1u32 << pos;
+        let w = 3 * d + b;
+        if self.cand[w] & bit == 0 {
+            return false;
+        }
+        for e in 0..9 {
+            self.cand[3 * e + b] &= !bit;
+        }
+        self.cand[w] = (self.cand[w] | bit) & !BAND_PEERS[pos];
+        let col = COL[pos % 9];
+        match b {
+            0 => {
+                self.cand[w + 1] &= !col;
+                self.cand[w + 2] &= !col;
+            }
+            1 => {
+                self.cand[w - 1] &= !col;
+                self.cand[w + 1] &= !col;
+            }
+            _ => {
+                self.cand[w - 2] &= !col;
+                self.cand[w - 1] &= !col;
+            }
+        }
+        self.unsolved[b] &= !bit;
+        true
+    }
+
+    /// Places a digit (1-based cell and digit types).
+    pub(crate) fn place_cell(&mut self, cell: Cell, d: Digit) -> bool {
+        let i = cell.as_index();
+        self.place(d.as_index(), i / 27, i % 27)
+    }
+
+    /// Removes digit index `d` from the cell at `pos` of band `b`.
+    #[inline]
+    pub(crate) fn forbid(&mut self, d: usize, b: usize, pos: usize) {
+        self.cand[3 * d + b] &= !(1 << pos);
+    }
+
+    /// Band update of word `w` (step 1). Returns false on a contradiction.
+    #[inline]
+    fn update(&mut self, w: usize) -> bool {
+        let b = w % 3;
+        let mut a = self.cand[w];
+        let shrink = SHRINK[(a & 0x1FF) as usize] as usize
+            | (SHRINK[((a >> 9) & 0x1FF) as usize] as usize) << 3
+            | (SHRINK[(a >> 18) as usize] as usize) << 6;
+        let allowed = SEG_ALLOWED[shrink];
+        if allowed == 0 {
+            return false;
+        }
+        a &= SEG_EXPAND[allowed as usize];
+        self.cand[w] = a;
+        self.prev[w] = a;
+        // Hidden singles: a row or a box of the band with one place left.
+        let mut singles = 0;
+        for r in 0..3 {
+            let row = a & (0x1FF << (9 * r));
+            if row & (row - 1) == 0 {
+                singles |= row;
+            }
+            let bx = a & BOX[r];
+            if bx & bx.wrapping_sub(1) == 0 {
+                singles |= bx;
+            }
+        }
+        singles &= self.unsolved[b];
+        let d = w / 3;
+        while singles != 0 {
+            let pos = singles.trailing_zeros() as usize;
+            singles &= singles - 1;
+            if !self.place(d, b, pos) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Runs band updates until no word changes.
+    #[inline]
+    fn settle(&mut self) -> bool {
+        loop {
+            let mut changed = false;
+            for w in 0..27 {
+                if self.cand[w] != self.prev[w] {
+                    changed = true;
+                    if !self.update(w) {
+                        return false;
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    /// Naked singles and column hidden singles (step 3). Returns `None` on a contradiction, else
+    /// whether anything was placed.
+    #[inline]
+    fn singles(&mut self) -> Option<bool> {
+        let mut placed = false;
+        for b in 0..3 {
+            let (mut once, mut twice) = (0u32, 0u32);
+            for d in 0..9 {
+                let a = self.cand[3 * d + b];
+                twice |= once & a;
+                once |= a;
+            }
+            let u = self.unsolved[b];
+            if u & !once != 0 {
+                return None;
+            }
+            let mut singles = u & !twice;
+            while singles != 0 {
+                let pos = singles.trailing_zeros() as usize;
+                singles &= singles - 1;
+                let bit = 1 << pos;
+                let Some(d) = (0..9).find(|&d| self.cand[3 * d + b] & bit != 0) else {
+                    return None;
+                };
+                if !self.place(d, b, pos) {
+                    return None;
+                }
+                placed = true;
+            }
+        }
+        if placed {
+            return Some(true);
+        }
+        for d in 0..9 {
+            let a = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
+            let fold = |x: u32| (x | x >> 9 | x >> 18) & 0x1FF;
+            let many = |x: u32| ((x & x >> 9) | (x & x >> 18) | (x >> 9 & x >> 18)) & 0x1FF;
+            let c = [fold(a[0]), fold(a[1]), fold(a[2])];
+            let any = c[0] | c[1] | c[2];
+            if any != 0x1FF {
+                return None;
+            }
+            let multi = many(a[0])
+                | many(a[1])
+                | many(a[2])
+                | (c[0] & c[1])
+                | (c[0] & c[2])
+                | (c[1] & c[2]);
+            let lone = any & !multi;
+            if lone == 0 {
+                continue;
+            }
+            for b in 0..3 {
+                let cols = lone & c[b];
+                let mut cells = a[b] & (cols | cols << 9 | cols << 18) & self.unsolved[b];
+                while cells != 0 {
+                    let pos = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    if !self.place(d, b, pos) {
+                        return None;
+                    }
+                    placed = true;
+                }
+            }
+        }
+        Some(placed)
+    }
+
+    /// Propagates to a fixed point. Returns false on a contradiction.
+    #[inline]
+    pub(crate) fn propagate(&mut self) -> bool {
+        loop {
+            if !self.settle() {
+                return false;
+            }
+            match self.singles() {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => return true,
+            }
+        }
+    }
+
+    #[inline]
+    fn is_solved(&self) -> bool {
+        self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
+    }
+
+    /// The cell to guess on: band, position and its candidate digits. A bivalue cell if there is
+    /// one, else one with the fewest candidates.
+    #[inline]
+    fn pick(&self) -> (usize, usize, u32) {
+        for b in 0..3 {
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let a = self.cand[3 * d + b];
+                thrice |= twice & a;
+                twice |= once & a;
+                once |= a;
+            }
+            let bi = self.unsolved[b] & twice & !thrice;
+            if bi != 0 {
+                let pos = bi.trailing_zeros() as usize;
+                return (b, pos, self.digits_at(b, pos));
+            }
+        }
+        let mut best = (0, 0, 0, u32::MAX);
+        for b in 0..3 {
+            let mut u = self.unsolved[b];
+            while u != 0 {
+                let pos = u.trailing_zeros() as usize;
+                u &= u - 1;
+                let digits = self.digits_at(b, pos);
+                let n = digits.count_ones();
+                if n < best.3 {
+                    best = (b, pos, digits, n);
+                }
+            }
+        }
+        (best.0, best.1, best.2)
+    }
+
+    #[inline]
+    fn digits_at(&self, b: usize, pos: usize) -> u32 {
+        let mut digits = 0;
+        for d in 0..9 {
+            digits |= ((self.cand[3 * d + b] >> pos) & 1) << d;
+        }
+        digits
+    }
+
+    /// The grid of a solved state, as bytes 1..=9.
+    fn solution(&self) -> [u8; 81] {
+        let mut cells = [0u8; 81];
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut a = self.cand[3 * d + b];
+                while a != 0 {
+                    let pos = a.trailing_zeros() as usize;
+                    a &= a - 1;
+                    cells[27 * b + pos] = d as u8 + 1;
+                }
+            }
+        }
+        cells
+    }
+}
+
+/// The search's bookkeeping.
+pub(crate) struct Search<G> {
+    pub(crate) guesser: G,
+    limit: usize,
+    count: usize,
+    guesses: u64,
+    first: Option<[u8; 81]>,
+}
+
+impl<G: Guesser> Search<G> {
+    pub(crate) fn new(guesser: G, limit: usize) -> Search<G> {
+        Search {
+            guesser,
+            limit,
+            count: 0,
+            guesses: 0,
+            first: None,
+        }
+    }
+
+    /// Depth-first search from `st` until `limit` solutions are found or the tree is exhausted.
+    pub(crate) fn run(&mut self, mut st: State) {
+        loop {
+            if !st.propagate() {
+                return;
+            }
+            if st.is_solved() {
+                self.count += 1;
+                if self.first.is_none() {
+                    self.first = Some(st.solution());
+                }
+                return;
+            }
+            let (b, pos, mut digits) = st.pick();
+            while digits.count_ones() > 1 {
+                let d = self.guesser.choose(digits);
+                digits &= !(1 << d);
+                self.guesses += 1;
+                let mut child = st;
+                if child.place(d, b, pos) {
+                    self.run(child);
+                    if self.count >= self.limit {
+                        return;
+                    }
+                }
+                st.forbid(d, b, pos);
+            }
+            let d = digits.trailing_zeros() as usize;
+            if d >= 9 || !st.place(d, b, pos) {
+                return;
+            }
+        }
+    }
+
+    pub(crate) fn first(&self) -> Option<[u8; 81]> {
+        self.first
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveOutcome {
+    /// Solutions found, at most the limit asked for.
+    pub count: usize,
+    /// The first solution found.
+    pub solution: Option<Grid>,
+    /// How many guesses the search made (a measure of how hard the puzzle is for a backtracker).
+    pub guesses: u64,
+}
+
+/// The three answers a uniqueness check can give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solutions {
+    /// No grid completes the puzzle.
+    None,
+    /// Exactly one grid completes it.
+    Unique(Grid),
+    /// Two or more grids complete it; this is one of them.
+    Multiple(Grid),
+}
+
+/// A puzzle loaded into the solver, which may be narrowed further before searching.
+///
+/// # Examples
+/// ```
+/// use shudu_core::{Puzzle, solver::Solver};
+/// let p: Puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+///     .parse().unwrap();
+/// let mut s = Solver::new(&p);
+/// assert_eq!(s.count(2).count, 1);
+/// // Forbid r1c3 its solution digit 4: no grid is left.
+/// let cell = shudu_core::Cell::at(0, 2);
+/// s.forbid(cell, shudu_core::Digit::new(4).unwrap());
+/// assert!(!s.has_solution());
+/// ```
+#[derive(Clone, Copy)]
+pub struct Solver {
+    state: State,
+    /// False if the givens already contradict each other.
+    consistent: bool,
+}
+
+impl Solver {
+    /// Loads the puzzle's givens.
+    pub fn new(p: &Puzzle) -> Solver {
+        let mut state = State::empty();
+        let mut consistent = true;
+        for (i, &v) in p.as_bytes().iter().enumerate() {
+            if v != 0 {
+                consistent &= state.place(v as usize - 1, i / 27, i % 27);
+            }
+        }
+        Solver { state, consistent }
+    }
+
+    /// Forbids `digit` in `cell` (a constraint beyond the givens).
+    pub fn forbid(&mut self, cell: Cell, digit: Digit) {
+        let i = cell.as_index();
+        self.state.forbid(digit.as_index(), i / 27, i % 27);
+    }
+
+    /// Counts solutions up to `limit`.
+    ///
+    /// # Complexity
+    /// Exponential in the worst case, as for every exact solver; in practice microseconds for
+    /// proper puzzles (see BENCHMARKS.md).
+    pub fn count(&self, limit: usize) -> SolveOutcome {
+        if !self.consistent || limit == 0 {
+            return SolveOutcome {
+                count: 0,
+                solution: None,
+                guesses: 0,
+            };
+        }
+        let mut search = Search::new(InOrder, limit);
+        search.run(self.state);
+        SolveOutcome {
+            count: search.count,
+            solution: search.first.map(Grid::from_valid_bytes),
+            guesses: search.guesses,
+        }
+    }
+
+    /// Whether at least one solution exists (a first-solution search).
+    pub fn has_solution(&self) -> bool {
+        self.count(1).count == 1
+    }
+}
+
+/// Counts the solutions of `p` up to `limit` and returns the first.
+pub fn count_solutions(p: &Puzzle, limit: usize) -> SolveOutcome {
+    Solver::new(p).count(limit)
+}
+
+/// The first solution of `p`, if any.
+pub fn solve(p: &Puzzle) -> Option<Grid> {
+    count_solutions(p, 1).solution
+}
+
+/// Solves `p` and checks uniqueness (a count up to 2).
+///
+/// # Examples
+/// ```
+/// use shudu_core::{Puzzle, solver::{solve_unique, Solutions}};
+/// let p: Puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+///     .parse().unwrap();
+/// assert!(matches!(solve_unique(&p), Solutions::Unique(_)));
+/// assert!(matches!(solve_unique(&Puzzle::empty()), Solutions::Multiple(_)));
+/// ```
+pub fn solve_unique(p: &Puzzle) -> Solutions {
+    let out = count_solutions(p, 2);
+    match (out.count, out.solution) {
+        (1, Some(g)) => Solutions::Unique(g),
+        (2, Some(g)) => Solutions::Multiple(g),
+        _ => Solutions::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_table_keeps_only_permutation_segments() {
+        // All nine segments open: everything allowed.
+        assert_eq!(SEG_ALLOWED[0x1FF], 0x1FF);
+        // Row 0 only in box 0 (segment 0): rows 1 and 2 cannot use box 0.
+        let s = 0b111_111_001;
+        assert_eq!(SEG_ALLOWED[s], 0b110_110_001);
+        // Rows 0 and 1 both only in box 0: impossible.
+        assert_eq!(SEG_ALLOWED[0b111_001_001], 0);
+    }
+
+    #[test]
+    fn empty_puzzle_has_many_solutions() {
+        let out = count_solutions(&Puzzle::empty(), 10);
+        assert_eq!(out.count, 10);
+        assert!(out.solution.is_some());
+    }
+
+    #[test]
+    fn contradictory_givens_have_no_solution() {
+        // Two 1s in row 1 cannot be loaded consistently.
+        let mut p = Puzzle::empty();
+        p.set(Cell::at(0, 0), Digit::new(1));
+        p.set(Cell::at(0, 5), Digit::new(1));
+        assert_eq!(count_solutions(&p, 2).count, 0);
+    }
+
+    #[test]
+    fn solution_extends_the_givens() {
+        let p: Puzzle =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+                .parse()
+                .unwrap();
+        let g = match solve_unique(&p) {
+            Solutions::Unique(g) => g,
+            other => panic!("expected a unique solution, got {other:?}"),
+        };
+        for c in Cell::all() {
+            if let Some(d) = p.get(c) {
+                assert_eq!(g.get(c), d);
+            }
+        }
+    }
+}
