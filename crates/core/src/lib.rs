@@ -26,6 +26,7 @@ pub mod error;
 pub mod format;
 pub mod grid;
 pub mod grids;
+pub mod logic;
 pub mod solver;
 
 pub use bitset::{Cell, CellSet, Digit, DigitSet, House};

@@ -1,0 +1,23 @@
+//! Random complete grids, single thread. `cargo bench -p shudu-core --bench grids`.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use shudu_core::grids::{random_grid, rng_for};
+
+fn random_grids(c: &mut Criterion) {
+    let mut group = c.benchmark_group("grids");
+    group.throughput(Throughput::Elements(1000));
+    let mut rng = rng_for(1, 0);
+    group.bench_function("random_grid_x1000", |b| {
+        b.iter(|| {
+            let mut acc = 0u32;
+            for _ in 0..1000 {
+                acc = acc.wrapping_add(random_grid(&mut rng).as_bytes()[40] as u32);
+            }
+            acc
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, random_grids);
+criterion_main!(benches);

@@ -1,0 +1,1 @@
+//! The shudu game served in a browser (in progress).
