@@ -1,1 +1,60 @@
-fn main() {}
+//! `shudu`: the command-line face of shudu-core. It parses arguments, builds a config, calls the
+//! core and writes the output; see the README for the commands.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod compat;
+mod grids;
+mod io;
+mod solve;
+
+/// shudu (数独): a Sudoku generator, solver, grader and game.
+///
+/// The 2017 assignment's interface works as is: `shudu -c N` writes N distinct grids to
+/// sudoku.txt, `shudu -s FILE` solves every puzzle of FILE into sudoku.txt.
+#[derive(Parser, Debug)]
+#[command(name = "shudu", version, about, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    #[command(flatten)]
+    compat: compat::CompatArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Make distinct random complete grids (终盘).
+    Grids(grids::GridsArgs),
+    /// Solve puzzles, reporting for each whether its solution is unique.
+    Solve(solve::SolveArgs),
+}
+
+/// Exit statuses: success, "some puzzle had no or several solutions", usage or input error.
+pub mod exit {
+    /// Everything went as asked.
+    pub const OK: u8 = 0;
+    /// Some puzzle had no solution or more than one.
+    pub const NOT_UNIQUE: u8 = 1;
+    /// A usage or input error.
+    pub const INPUT: u8 = 2;
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Some(Command::Grids(args)) => grids::run(args),
+        Some(Command::Solve(args)) => solve::run(args),
+        None => compat::run(&cli.compat),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) if io::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("shudu: error: {err:#}");
+            ExitCode::from(exit::INPUT)
+        }
+    }
+}

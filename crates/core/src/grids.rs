@@ -149,19 +149,30 @@ fn grid_key(g: &Grid) -> [u64; 3] {
 /// repeat (about one in 10^10 batches of a million) is replaced from a spare stream until none
 /// is left.
 pub fn generate_grids(config: &GridsConfig) -> Vec<Grid> {
+    generate_grids_with_progress(config, &|_| {})
+}
+
+/// [`generate_grids`], calling `progress(k)` each time `k` more grids are made (from any thread).
+pub fn generate_grids_with_progress(
+    config: &GridsConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Grid> {
     let n = config.count;
     let fix = |g: Grid| match config.first_digit {
         Some(d) => with_first_digit(&g, d),
         None => g,
     };
-    let mut grids: Vec<Grid> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Vec<Grid>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .flat_map_iter(|chunk| {
+        .map(|chunk| {
             let mut rng = rng_for(config.seed, chunk as u64);
             let len = CHUNK.min(n - chunk * CHUNK);
-            (0..len).map(move |_| fix(random_grid(&mut rng)))
+            let out: Vec<Grid> = (0..len).map(|_| fix(random_grid(&mut rng))).collect();
+            progress(len);
+            out
         })
         .collect();
+    let mut grids = chunks.concat();
     // Exact distinctness check: sort (key, position) pairs, then every later copy of a key is
     // replaced, in position order, from a spare stream; repeat until no copy is left.
     let mut spare = rng_for(config.seed, u64::MAX);

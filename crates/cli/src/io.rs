@@ -1,0 +1,190 @@
+//! Input and output shared by the commands: reading a file or standard input, writing to
+//! standard output or atomically to a file, and the progress bar.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Reads `path`, or standard input for `-` or no path.
+pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p == Path::new("-") => read_stdin(),
+        Some(p) => fs::read(p).with_context(|| format!("cannot read {}", p.display())),
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    io::stdin()
+        .lock()
+        .read_to_end(&mut buf)
+        .context("cannot read standard input")?;
+    Ok(buf)
+}
+
+/// Where output goes: standard output, or a file written through a temporary file in the same
+/// folder and renamed into place when complete, so a failure never leaves a half-written file.
+pub enum Output {
+    /// Standard output, buffered.
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+    /// A temporary file to be renamed to `target` by [`Output::finish`].
+    File {
+        /// The temporary file.
+        tmp: io::BufWriter<tempfile::NamedTempFile>,
+        /// The final path.
+        target: PathBuf,
+    },
+}
+
+impl Output {
+    /// Standard output for `None` or `-`, else a new temporary file beside `path`.
+    pub fn create(path: Option<&Path>) -> Result<Output> {
+        match path {
+            None => Ok(Output::stdout()),
+            Some(p) if p == Path::new("-") => Ok(Output::stdout()),
+            Some(p) => {
+                let dir = match p.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                let tmp = tempfile::Builder::new()
+                    .prefix(".shudu-")
+                    .tempfile_in(dir)
+                    .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+                Ok(Output::File {
+                    tmp: io::BufWriter::with_capacity(1 << 20, tmp),
+                    target: p.to_path_buf(),
+                })
+            }
+        }
+    }
+
+    fn stdout() -> Output {
+        Output::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout().lock()))
+    }
+
+    /// Writes all of `bytes`.
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        match self {
+            Output::Stdout(w) => w
+                .write_all(bytes)
+                .context("cannot write to standard output"),
+            Output::File { tmp, target } => tmp
+                .write_all(bytes)
+                .with_context(|| format!("cannot write {}", target.display())),
+        }
+    }
+
+    /// Flushes, and for a file renames the finished temporary file into place.
+    pub fn finish(self) -> Result<()> {
+        match self {
+            Output::Stdout(mut w) => w.flush().context("cannot write to standard output"),
+            Output::File { tmp, target } => {
+                let tmp = tmp
+                    .into_inner()
+                    .map_err(|e| e.into_error())
+                    .with_context(|| format!("cannot write {}", target.display()))?;
+                tmp.persist(&target)
+                    .map_err(|e| e.error)
+                    .with_context(|| format!("cannot replace {}", target.display()))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Whether the error chain holds a broken pipe (the reader went away: not a failure).
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// A progress bar on standard error for `total` items, hidden unless standard error is a
+/// terminal and the job is long enough to be worth one.
+pub fn progress(total: u64, what: &str) -> ProgressBar {
+    use std::io::IsTerminal;
+    if !io::stderr().is_terminal() || total < 50_000 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} {wide_bar} {pos}/{len} ({per_sec}, {eta})")
+            .expect("the template is valid"),
+    );
+    bar.set_message(what.to_string());
+    bar
+}
+
+/// Sets rayon's global thread count, if asked.
+pub fn set_threads(threads: Option<usize>) -> Result<()> {
+    if let Some(t) = threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .context("cannot start the thread pool")?;
+    }
+    Ok(())
+}
+
+/// The `--format` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FormatArg {
+    /// 81 characters a line, `.` for empty.
+    #[default]
+    Line,
+    /// 9 lines of space-separated digits, `0` for empty, a blank line between puzzles.
+    Grid,
+    /// 9 lines of 9 digits, a blank line between puzzles.
+    Compact,
+    /// A boxed grid for terminals.
+    Pretty,
+    /// JSON Lines, one object a puzzle.
+    Json,
+}
+
+impl From<FormatArg> for shudu_core::format::Format {
+    fn from(f: FormatArg) -> Self {
+        use shudu_core::format::Format;
+        match f {
+            FormatArg::Line => Format::Line,
+            FormatArg::Grid => Format::Grid,
+            FormatArg::Compact => Format::Compact,
+            FormatArg::Pretty => Format::Pretty,
+            FormatArg::Json => Format::Json,
+        }
+    }
+}
+
+/// Parses a digit argument 1-9.
+pub fn parse_digit(s: &str) -> std::result::Result<shudu_core::Digit, String> {
+    s.parse::<u8>()
+        .ok()
+        .and_then(shudu_core::Digit::new)
+        .ok_or_else(|| format!("expected a digit from 1 to 9, found '{s}'"))
+}
+
+/// Formats `grids` in parallel into buffers, in order, numbering records from 0 for separators.
+pub fn format_all(
+    grids: &[shudu_core::Puzzle],
+    format: shudu_core::format::Format,
+) -> Vec<Vec<u8>> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 8192;
+    grids
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(k, chunk)| {
+            let mut buf = Vec::with_capacity(chunk.len() * 172);
+            for (i, p) in chunk.iter().enumerate() {
+                format.write(&mut buf, k * CHUNK + i, p);
+            }
+            buf
+        })
+        .collect()
+}

@@ -1,0 +1,168 @@
+//! `shudu solve`: solves every puzzle of a file, in parallel and in order.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use rayon::prelude::*;
+use shudu_core::format::{Format, Reader, Record};
+use shudu_core::solver::{solve_unique, Solutions};
+use shudu_core::ParseError;
+
+use crate::exit;
+use crate::io::{self, FormatArg, Output};
+
+/// Arguments of `shudu solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The puzzle file (any format, detected); `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Output format of the solutions.
+    #[arg(long, value_enum, default_value_t)]
+    format: FormatArg,
+    /// Write to FILE (replaced whole, atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// For a puzzle with several solutions, still print one of them.
+    #[arg(long)]
+    any: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Runs `shudu solve`.
+pub fn run(args: &SolveArgs) -> Result<ExitCode> {
+    io::set_threads(args.threads)?;
+    let text = io::read_input(args.input.as_deref())?;
+    let mut out = Output::create(args.output.as_deref())?;
+    let summary = solve_all(&text, &mut out, args.format.into(), args.any)?;
+    out.finish()?;
+    Ok(summary.exit_code())
+}
+
+/// How a batch went.
+#[derive(Default, Debug)]
+pub struct Summary {
+    /// Puzzles with exactly one solution.
+    pub unique: usize,
+    /// Puzzles with two or more.
+    pub multiple: usize,
+    /// Puzzles with none.
+    pub none: usize,
+    /// Records that could not be read.
+    pub invalid: usize,
+}
+
+impl Summary {
+    /// 2 if a record was malformed, else 1 if a puzzle lacked a unique solution, else 0.
+    pub fn exit_code(&self) -> ExitCode {
+        if self.invalid > 0 {
+            ExitCode::from(exit::INPUT)
+        } else if self.multiple + self.none > 0 {
+            ExitCode::from(exit::NOT_UNIQUE)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct JsonRecord<'a> {
+    number: usize,
+    line: usize,
+    puzzle: Option<String>,
+    status: &'a str,
+    solution: Option<String>,
+    error: Option<String>,
+}
+
+/// Records per parallel batch: bounds memory on huge inputs while keeping both cores busy.
+const BATCH: usize = 1 << 15;
+
+/// Solves every record of `text` and writes the solutions to `out` in input order. Problems go
+/// to standard error, one line each, naming the puzzle and its line.
+pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Result<Summary> {
+    let mut summary = Summary::default();
+    let mut reader = Reader::new(text);
+    let mut written = 0;
+    let mut buf = Vec::with_capacity(BATCH * 180);
+    loop {
+        let batch: Vec<Result<Record, ParseError>> = reader.by_ref().take(BATCH).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let solved: Vec<Result<(Record, Solutions), ParseError>> = batch
+            .into_par_iter()
+            .map(|r| {
+                r.map(|rec| {
+                    let s = solve_unique(&rec.puzzle);
+                    (rec, s)
+                })
+            })
+            .collect();
+        buf.clear();
+        for item in solved {
+            let (status, rec, solution, error) = match item {
+                Ok((rec, Solutions::Unique(g))) => {
+                    summary.unique += 1;
+                    ("unique", Some(rec), Some(g), None)
+                }
+                Ok((rec, Solutions::Multiple(g))) => {
+                    summary.multiple += 1;
+                    eprintln!(
+                        "shudu: puzzle {}, line {}: more than one solution{}",
+                        rec.number,
+                        rec.line,
+                        if any { " (printing one)" } else { "" }
+                    );
+                    ("multiple", Some(rec), any.then_some(g), None)
+                }
+                Ok((rec, Solutions::None)) => {
+                    summary.none += 1;
+                    eprintln!(
+                        "shudu: puzzle {}, line {}: no solution",
+                        rec.number, rec.line
+                    );
+                    ("none", Some(rec), None, None)
+                }
+                Err(e) => {
+                    summary.invalid += 1;
+                    eprintln!("shudu: {e}");
+                    ("invalid", None, None, Some(e))
+                }
+            };
+            if format == Format::Json {
+                let record = JsonRecord {
+                    number: rec
+                        .as_ref()
+                        .map_or_else(|| error.as_ref().map_or(0, |e| e.puzzle), |r| r.number),
+                    line: rec
+                        .as_ref()
+                        .map_or_else(|| error.as_ref().map_or(0, |e| e.line), |r| r.line),
+                    puzzle: rec.as_ref().map(|r| r.puzzle.to_line()),
+                    status,
+                    solution: solution.map(|g| g.to_line()),
+                    error: error.map(|e| e.to_string()),
+                };
+                serde_json::to_writer(&mut buf, &record)?;
+                buf.push(b'\n');
+            } else if let Some(g) = solution {
+                format.write(&mut buf, written, &g.to_puzzle());
+                written += 1;
+            }
+        }
+        out.write_all(&buf)?;
+    }
+    let failed = summary.multiple + summary.none + summary.invalid;
+    if failed > 0 {
+        let total = summary.unique + failed;
+        eprintln!(
+            "shudu: {} of {total} puzzles solved uniquely; {} with no solution, {} with several, {} unreadable",
+            summary.unique, summary.none, summary.multiple, summary.invalid
+        );
+    }
+    Ok(summary)
+}
