@@ -1,0 +1,103 @@
+//! Basic fish on one digit: `n` rows (or columns) whose places for the digit lie in `n` columns
+//! (or rows) together; those cover lines lose the digit outside the base lines. X-Wing (n = 2,
+//! 3.2), Swordfish (3, 3.8), Jellyfish (4, 5.2).
+
+use super::subsets::combinations;
+use super::{bits, cell, digit, house, Board, Rating, Step};
+use crate::bitset::{Cell, Digit};
+
+/// The first fish of size `degree`: digits in increasing order, rows as base lines first.
+pub fn fish(board: &Board, degree: usize) -> Option<Step> {
+    for d in 0..9 {
+        for rows_base in [true, false] {
+            // lines[k]: the cover indices where d is a candidate in base line k.
+            let lines: [u16; 9] =
+                std::array::from_fn(|k| board.positions(if rows_base { k } else { 9 + k }, d));
+            let usable: Vec<usize> = (0..9)
+                .filter(|&k| {
+                    let n = lines[k].count_ones() as usize;
+                    n >= 2 && n <= degree
+                })
+                .collect();
+            let found = combinations(usable.len(), degree, |pick| {
+                let base: Vec<usize> = bits(pick).map(|k| usable[k]).collect();
+                let cover = base.iter().fold(0u16, |m, &k| m | lines[k]);
+                if cover.count_ones() as usize != degree {
+                    return None;
+                }
+                let at = |line: usize, other: usize| {
+                    if rows_base {
+                        line * 9 + other
+                    } else {
+                        other * 9 + line
+                    }
+                };
+                let mut elims: Vec<(Cell, Digit)> = Vec::new();
+                for x in bits(cover) {
+                    for line in 0..9 {
+                        let c = at(line, x);
+                        if !base.contains(&line) && board.cands[c] >> d & 1 == 1 {
+                            elims.push((cell(c), digit(d)));
+                        }
+                    }
+                }
+                if elims.is_empty() {
+                    return None;
+                }
+                let cells: Vec<Cell> = base
+                    .iter()
+                    .flat_map(|&l| bits(lines[l]).map(move |x| cell(at(l, x))))
+                    .collect();
+                let (technique, rating) = match degree {
+                    2 => ("X-Wing", 32),
+                    3 => ("Swordfish", 38),
+                    _ => ("Jellyfish", 52),
+                };
+                let base_h: Vec<_> = base
+                    .iter()
+                    .map(|&l| house(if rows_base { l } else { 9 + l }))
+                    .collect();
+                let cover_h: Vec<_> = bits(cover)
+                    .map(|x| house(if rows_base { 9 + x } else { x }))
+                    .collect();
+                let text = format!(
+                    "{}: in {}, {} can only go in {}; so {} loses {} elsewhere ({})",
+                    technique,
+                    base_h
+                        .iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    d + 1,
+                    cover_h
+                        .iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    cover_h
+                        .iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    d + 1,
+                    super::elim_list(&elims)
+                );
+                let mut houses = base_h;
+                houses.extend(cover_h);
+                Some(Step {
+                    technique,
+                    rating: Rating(rating),
+                    placements: vec![],
+                    eliminations: elims,
+                    cells,
+                    houses,
+                    text,
+                })
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}

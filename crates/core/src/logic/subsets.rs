@@ -1,0 +1,201 @@
+//! Subsets. A naked set: `n` cells of a house whose candidates together are `n` digits; the rest
+//! of the house loses those digits (pair 3.0, triple 3.6, quad 5.0). A hidden set: `n` digits
+//! whose places in a house are together `n` cells; those cells lose every other digit (pair 3.4,
+//! triple 4.0, quad 5.4). A direct hidden set (pair 2.0, triple 2.5) is one whose eliminations
+//! leave a hidden single in the same house; it places that digit.
+
+use super::{bits, cell, digit, house, Board, Rating, Step, HOUSE_CELLS, SE_BCR};
+use crate::bitset::{Cell, Digit};
+
+/// Calls `f` on every `k`-subset of `0..n` (as a bit mask), in lexicographic order, until it
+/// returns `Some`.
+pub(crate) fn combinations<T>(
+    n: usize,
+    k: usize,
+    mut f: impl FnMut(u16) -> Option<T>,
+) -> Option<T> {
+    fn go<T>(
+        start: usize,
+        n: usize,
+        k: usize,
+        acc: u16,
+        f: &mut impl FnMut(u16) -> Option<T>,
+    ) -> Option<T> {
+        if k == 0 {
+            return f(acc);
+        }
+        for i in start..=n.saturating_sub(k) {
+            if let Some(t) = go(i + 1, n, k - 1, acc | 1 << i, f) {
+                return Some(t);
+            }
+        }
+        None
+    }
+    if k > n {
+        return None;
+    }
+    go(0, n, k, 0, &mut f)
+}
+
+/// The first hidden set of `degree` digits (`direct`: only one that gives a hidden single).
+pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
+    for &h in &SE_BCR {
+        let h = h as usize;
+        let empty = board.empty_count(h) as usize;
+        if !(empty > degree * 2 || (direct && empty > degree)) {
+            continue;
+        }
+        let pos: [u16; 9] = std::array::from_fn(|d| board.positions(h, d));
+        let found = combinations(9, degree, |digits| {
+            let mut union = 0u16;
+            for d in bits(digits) {
+                if pos[d] == 0 {
+                    return None;
+                }
+                union |= pos[d];
+            }
+            if union.count_ones() as usize != degree {
+                return None;
+            }
+            let mut elims: Vec<(Cell, Digit)> = Vec::new();
+            for k in bits(union) {
+                let c = HOUSE_CELLS[h][k] as usize;
+                for d in bits(board.cands[c] & !digits) {
+                    elims.push((cell(c), digit(d)));
+                }
+            }
+            if elims.is_empty() {
+                return None;
+            }
+            let cells: Vec<Cell> = bits(union)
+                .map(|k| cell(HOUSE_CELLS[h][k] as usize))
+                .collect();
+            if direct {
+                for d in bits(0x1FF & !digits) {
+                    if pos[d].count_ones() > 1 && (pos[d] & !union).count_ones() == 1 {
+                        let c =
+                            HOUSE_CELLS[h][(pos[d] & !union).trailing_zeros() as usize] as usize;
+                        let (technique, rating) = if degree == 2 {
+                            ("Direct Hidden Pair", 20)
+                        } else {
+                            ("Direct Hidden Triplet", 25)
+                        };
+                        let text = format!(
+                            "In {}, digits {} can only go in {}: hidden set; so those cells lose {}, \
+                             and {} can only go in {}",
+                            house(h),
+                            super::digit_list(digits),
+                            super::cell_list(&cells),
+                            super::elim_list(&elims),
+                            d + 1,
+                            cell(c)
+                        );
+                        return Some(Step {
+                            technique,
+                            rating: Rating(rating),
+                            placements: vec![(cell(c), digit(d))],
+                            eliminations: elims,
+                            cells,
+                            houses: vec![house(h)],
+                            text,
+                        });
+                    }
+                }
+                return None;
+            }
+            let (technique, rating) = match degree {
+                2 => ("Hidden Pair", 34),
+                3 => ("Hidden Triplet", 40),
+                _ => ("Hidden Quad", 54),
+            };
+            let text = format!(
+                "In {}, digits {} can only go in {}: {}; remove {}",
+                house(h),
+                super::digit_list(digits),
+                super::cell_list(&cells),
+                technique.to_lowercase(),
+                super::elim_list(&elims)
+            );
+            Some(Step {
+                technique,
+                rating: Rating(rating),
+                placements: vec![],
+                eliminations: elims,
+                cells,
+                houses: vec![house(h)],
+                text,
+            })
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// The first naked set of `degree` cells.
+pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
+    for &h in &SE_BCR {
+        let h = h as usize;
+        let empty = board.empty_count(h) as usize;
+        if empty < degree * 2 {
+            continue;
+        }
+        // Cells of the house with 2..=degree candidates.
+        let candidates: Vec<usize> = HOUSE_CELLS[h]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| {
+                let n = board.cands[c].count_ones() as usize;
+                n >= 2 && n <= degree
+            })
+            .collect();
+        let found = combinations(candidates.len(), degree, |pick| {
+            let chosen: Vec<usize> = bits(pick).map(|k| candidates[k]).collect();
+            let union = chosen.iter().fold(0u16, |m, &c| m | board.cands[c]);
+            if union.count_ones() as usize != degree {
+                return None;
+            }
+            let mut elims: Vec<(Cell, Digit)> = Vec::new();
+            for &c in &HOUSE_CELLS[h] {
+                let c = c as usize;
+                if chosen.contains(&c) {
+                    continue;
+                }
+                for d in bits(board.cands[c] & union) {
+                    elims.push((cell(c), digit(d)));
+                }
+            }
+            if elims.is_empty() {
+                return None;
+            }
+            let (technique, rating) = match degree {
+                2 => ("Naked Pair", 30),
+                3 => ("Naked Triplet", 36),
+                _ => ("Naked Quad", 50),
+            };
+            let cells: Vec<Cell> = chosen.iter().map(|&c| cell(c)).collect();
+            let text = format!(
+                "In {}, cells {} hold only the digits {}: {}; remove {}",
+                house(h),
+                super::cell_list(&cells),
+                super::digit_list(union),
+                technique.to_lowercase(),
+                super::elim_list(&elims)
+            );
+            Some(Step {
+                technique,
+                rating: Rating(rating),
+                placements: vec![],
+                eliminations: elims,
+                cells,
+                houses: vec![house(h)],
+                text,
+            })
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}

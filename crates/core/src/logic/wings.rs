@@ -1,0 +1,92 @@
+//! Wings. XY-Wing (4.2): a pivot with candidates {x, y} sees two cells {x, z} and {y, z}; any
+//! cell that sees both pincers loses z. XYZ-Wing (4.4): the pivot is {x, y, z}, and the cells
+//! that lose z must also see the pivot.
+
+use super::{cell, digit, sees, Board, Rating, Step, PEERS};
+use crate::bitset::{Cell, Digit};
+
+/// The first XY-Wing (`xyz`: XYZ-Wing), pivots in row-major order.
+pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
+    let pivot_size = if xyz { 3 } else { 2 };
+    for p in 0..81 {
+        let pc = board.cands[p];
+        if pc.count_ones() != pivot_size {
+            continue;
+        }
+        let wings: Vec<usize> = PEERS[p]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| {
+                let m = board.cands[c];
+                m.count_ones() == 2
+                    && (if xyz {
+                        m & pc == m
+                    } else {
+                        (m & pc).count_ones() == 1
+                    })
+            })
+            .collect();
+        for (i, &a) in wings.iter().enumerate() {
+            for &b in &wings[i + 1..] {
+                let (ma, mb) = (board.cands[a], board.cands[b]);
+                if ma == mb {
+                    continue;
+                }
+                let z = ma & mb;
+                if z.count_ones() != 1 {
+                    continue;
+                }
+                if xyz {
+                    if ma | mb != pc {
+                        continue;
+                    }
+                } else if z & pc != 0 || (ma | mb) & pc != pc {
+                    continue;
+                }
+                let zd = z.trailing_zeros() as usize;
+                let elims: Vec<(Cell, Digit)> = (0..81)
+                    .filter(|&c| {
+                        c != p
+                            && board.cands[c] & z != 0
+                            && sees(c, a)
+                            && sees(c, b)
+                            && (!xyz || sees(c, p))
+                    })
+                    .map(|c| (cell(c), digit(zd)))
+                    .collect();
+                if elims.is_empty() {
+                    continue;
+                }
+                let (technique, rating) = if xyz {
+                    ("XYZ-Wing", 44)
+                } else {
+                    ("XY-Wing", 42)
+                };
+                let text = format!(
+                    "{}: pivot {} ({}) with pincers {} ({}) and {} ({}); whichever holds, {} is in a \
+                     pincer{}, so remove it from {}",
+                    technique,
+                    cell(p),
+                    super::digit_list(pc),
+                    cell(a),
+                    super::digit_list(ma),
+                    cell(b),
+                    super::digit_list(mb),
+                    zd + 1,
+                    if xyz { " or the pivot" } else { "" },
+                    super::elim_list(&elims)
+                );
+                return Some(Step {
+                    technique,
+                    rating: Rating(rating),
+                    placements: vec![],
+                    eliminations: elims,
+                    cells: vec![cell(p), cell(a), cell(b)],
+                    houses: vec![],
+                    text,
+                });
+            }
+        }
+    }
+    None
+}
