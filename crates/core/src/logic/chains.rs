@@ -1,8 +1,491 @@
-//! Static chains: bidirectional cycles and forcing chains with X-links, Y-links or both.
+//! Static chains: bidirectional cycles and forcing chains, built from X-links (a digit with two
+//! places in a house) and Y-links (a cell with two candidates), in the manner of SE's `Chaining`
+//! rule without the multiple and dynamic options.
+//!
+//! A *potential* is a candidate with a truth value: "r1c1 is 5" (on) or "r1c1 is not 5" (off).
+//! From an on potential follow the off potentials it forces: the cell's other candidates (a
+//! Y-link, when Y-links are enabled) and the digit's other places in the cell's three houses.
+//! From an off potential follow the on potentials it forces: the cell's other candidate if the
+//! cell has two (Y-link), the digit's other place in a house where it has two (X-link).
+//!
+//! * A **forcing chain** starts from one potential and reaches its opposite: "if r1c1 is 5 then
+//!   ... r1c1 is not 5", so r1c1 is not 5 (or, from "r1c1 is not 5", it is 5). X-links only:
+//!   Forcing X-Chain, 6.6 (named Turbot Fish when it has 6 nodes, which covers the skyscraper,
+//!   the 2-string kite and the empty rectangle); with Y-links: Forcing Chain, 7.0.
+//! * A **bidirectional cycle** is a loop of alternating links back to its start; a candidate that
+//!   sees an on and an off node of the same digit on the loop is removed. X-Cycle 6.5, Y-Cycle
+//!   6.5, Cycle (both kinds) 7.0.
+//!
+//! Each rating adds SE's length bonus for the number of distinct nodes ([`super::length_bonus`]).
+//! The search is breadth first from every candidate, so it is bounded by the 1,458 potentials.
 
-use super::{Board, Step};
+use super::{cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS, PEERS};
+use crate::bitset::{Cell, Digit};
 
-/// The easiest cycle or forcing chain, as SE orders them.
-pub fn static_chains(_board: &Board) -> Option<Step> {
-    None
+const NONE: u32 = u32::MAX;
+
+/// A node of the search: potential `pot` (cell * 9 + digit index), on or off, with the node that
+/// forced it.
+#[derive(Clone, Copy)]
+struct Node {
+    pot: u16,
+    on: bool,
+    parent: u32,
+}
+
+/// SE's region order for links: box, row, column.
+#[inline]
+fn regions(c: usize) -> [usize; 3] {
+    [
+        CELL_HOUSES[c][2] as usize,
+        CELL_HOUSES[c][0] as usize,
+        CELL_HOUSES[c][1] as usize,
+    ]
+}
+
+/// Identity of a potential with its truth value: 0..1458.
+#[inline]
+fn ident(pot: u16, on: bool) -> usize {
+    pot as usize * 2 + on as usize
+}
+
+struct Search<'a> {
+    board: &'a Board,
+    nodes: Vec<Node>,
+    /// Per identity: the first node seen, or NONE.
+    seen: Vec<u32>,
+    pending_on: std::collections::VecDeque<u32>,
+    pending_off: std::collections::VecDeque<u32>,
+    y: bool,
+    x: bool,
+    out: Vec<u16>,
+}
+
+impl<'a> Search<'a> {
+    fn new(board: &'a Board, y: bool, x: bool) -> Search<'a> {
+        Search {
+            board,
+            nodes: Vec::with_capacity(512),
+            seen: vec![NONE; 1458],
+            pending_on: Default::default(),
+            pending_off: Default::default(),
+            y,
+            x,
+            out: Vec::with_capacity(32),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.seen.iter_mut().for_each(|s| *s = NONE);
+        self.pending_on.clear();
+        self.pending_off.clear();
+    }
+
+    fn push(&mut self, pot: u16, on: bool, parent: u32) -> u32 {
+        self.nodes.push(Node { pot, on, parent });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Whether a node with identity `id` is an ancestor of node `n` (SE's `isParent`).
+    fn is_ancestor(&self, n: u32, id: usize) -> bool {
+        let mut k = self.nodes[n as usize].parent;
+        while k != NONE {
+            let nd = self.nodes[k as usize];
+            if ident(nd.pot, nd.on) == id {
+                return true;
+            }
+            k = nd.parent;
+        }
+        false
+    }
+
+    /// Off potentials forced by on potential `pot`, in SE's order, without repeats.
+    fn on_to_off(&mut self, pot: u16) {
+        self.out.clear();
+        let (c, d) = (pot as usize / 9, pot as usize % 9);
+        if self.y {
+            for v in super::bits(self.board.cands[c] & !(1 << d)) {
+                self.out.push((c * 9 + v) as u16);
+            }
+        }
+        for h in regions(c) {
+            for &o in &HOUSE_CELLS[h] {
+                let o = o as usize;
+                if o != c && self.board.cands[o] >> d & 1 == 1 {
+                    let q = (o * 9 + d) as u16;
+                    if !self.out.contains(&q) {
+                        self.out.push(q);
+                    }
+                }
+            }
+        }
+    }
+
+    /// On potentials forced by off potential `pot`, in SE's order, without repeats.
+    fn off_to_on(&mut self, pot: u16, x: bool) {
+        self.out.clear();
+        let (c, d) = (pot as usize / 9, pot as usize % 9);
+        if self.y {
+            let m = self.board.cands[c];
+            if m.count_ones() == 2 {
+                let v = (m & !(1 << d)).trailing_zeros() as usize;
+                self.out.push((c * 9 + v) as u16);
+            }
+        }
+        if x {
+            for h in regions(c) {
+                let pos = self.board.positions(h, d);
+                if pos.count_ones() == 2 {
+                    let mut other = 0;
+                    for k in super::bits(pos) {
+                        let o = HOUSE_CELLS[h][k] as usize;
+                        if o != c {
+                            other = o;
+                        }
+                    }
+                    let q = (other * 9 + d) as u16;
+                    if !self.out.contains(&q) {
+                        self.out.push(q);
+                    }
+                }
+            }
+        }
+    }
+
+    /// SE's `doCycles` from `source` (on): the end nodes of the cycles back to `source`.
+    fn cycles(&mut self, source: u16) -> Vec<u32> {
+        self.reset();
+        let mut found = Vec::new();
+        let s = self.push(source, true, NONE);
+        self.seen[ident(source, true)] = s;
+        self.pending_on.push_back(s);
+        let mut length = 0;
+        while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
+            length += 1;
+            while let Some(p) = self.pending_on.pop_front() {
+                let pot = self.nodes[p as usize].pot;
+                self.on_to_off(pot);
+                for i in 0..self.out.len() {
+                    let q = self.out[i];
+                    if !self.is_ancestor(p, ident(q, false)) {
+                        let n = self.push(q, false, p);
+                        self.pending_off.push_back(n);
+                        if self.seen[ident(q, false)] == NONE {
+                            self.seen[ident(q, false)] = n;
+                        }
+                    }
+                }
+            }
+            length += 1;
+            while let Some(p) = self.pending_off.pop_front() {
+                let pot = self.nodes[p as usize].pot;
+                self.off_to_on(pot, self.x);
+                for i in 0..self.out.len() {
+                    let q = self.out[i];
+                    let id = ident(q, true);
+                    if length >= 4 && q == source {
+                        let n = self.push(q, true, p);
+                        found.push(n);
+                    }
+                    if self.seen[id] == NONE {
+                        let n = self.push(q, true, p);
+                        self.seen[id] = n;
+                        self.pending_on.push_back(n);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// SE's `doForcingChains` from `source` (on or off): end nodes that contradict the source,
+    /// appended to `chains` unless an equal potential is there already.
+    fn forcing(&mut self, source: u16, source_on: bool, chains: &mut Vec<(Vec<Node>, u32)>) {
+        self.reset();
+        let s = self.push(source, source_on, NONE);
+        self.seen[ident(source, source_on)] = s;
+        if source_on {
+            self.pending_on.push_back(s);
+        } else {
+            self.pending_off.push_back(s);
+        }
+        let mut found: Vec<u32> = Vec::new();
+        while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
+            while let Some(p) = self.pending_on.pop_front() {
+                let pot = self.nodes[p as usize].pot;
+                self.on_to_off(pot);
+                for i in 0..self.out.len() {
+                    let q = self.out[i];
+                    let id = ident(q, false);
+                    if source_on && q == source {
+                        let n = self.push(q, false, p);
+                        found.push(n);
+                    }
+                    if !self.is_ancestor(p, id) && self.seen[id] == NONE {
+                        let n = self.push(q, false, p);
+                        self.seen[id] = n;
+                        self.pending_off.push_back(n);
+                    }
+                }
+            }
+            while let Some(p) = self.pending_off.pop_front() {
+                let pot = self.nodes[p as usize].pot;
+                self.off_to_on(pot, true);
+                for i in 0..self.out.len() {
+                    let q = self.out[i];
+                    let id = ident(q, true);
+                    if !source_on && q == source {
+                        let n = self.push(q, true, p);
+                        found.push(n);
+                    }
+                    if self.seen[id] == NONE {
+                        let n = self.push(q, true, p);
+                        self.seen[id] = n;
+                        self.pending_on.push_back(n);
+                    }
+                }
+            }
+        }
+        for n in found {
+            let nd = self.nodes[n as usize];
+            if !chains
+                .iter()
+                .any(|(ns, e)| ns[*e as usize].pot == nd.pot && ns[*e as usize].on == nd.on)
+            {
+                chains.push((self.path(n), 0));
+            }
+        }
+    }
+
+    /// The first-parent path from node `n` back to the root, `n` first, as a fresh node list
+    /// whose parents index into it.
+    fn path(&self, n: u32) -> Vec<Node> {
+        let mut out = Vec::new();
+        let mut k = n;
+        while k != NONE {
+            let nd = self.nodes[k as usize];
+            out.push(Node {
+                pot: nd.pot,
+                on: nd.on,
+                parent: if nd.parent == NONE {
+                    NONE
+                } else {
+                    out.len() as u32 + 1
+                },
+            });
+            k = nd.parent;
+        }
+        out
+    }
+}
+
+/// Distinct potentials (with truth value) on a path.
+fn distinct(path: &[Node]) -> usize {
+    let mut seen = [0u64; 23];
+    let mut n = 0;
+    for nd in path {
+        let id = ident(nd.pot, nd.on);
+        if seen[id / 64] >> (id % 64) & 1 == 0 {
+            seen[id / 64] |= 1 << (id % 64);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// A found chain before it becomes a step.
+struct Found {
+    rating: u16,
+    complexity: usize,
+    sort_key: u8,
+    technique: &'static str,
+    path: Vec<Node>,
+    cycle: bool,
+    placements: Vec<(Cell, Digit)>,
+    eliminations: Vec<(Cell, Digit)>,
+}
+
+fn pot_str(nd: &Node) -> String {
+    let (c, d) = (nd.pot as usize / 9, nd.pot as usize % 9);
+    format!("{}{}{}", cell(c), if nd.on { "=" } else { "≠" }, d + 1)
+}
+
+fn chain_text(path: &[Node]) -> String {
+    path.iter()
+        .rev()
+        .map(pot_str)
+        .collect::<Vec<_>>()
+        .join(" → ")
+}
+
+/// SE's loop hints for one setting of the links: cycles and forcing chains from every candidate.
+fn loop_hints(board: &Board, y: bool, x: bool, out: &mut Vec<Found>) {
+    let mut search = Search::new(board, y, x);
+    for c in 0..81 {
+        let m = board.cands[c];
+        if board.values[c] != 0 || m.count_ones() < 2 {
+            continue;
+        }
+        for d in super::bits(m) {
+            if m.count_ones() > 2 && !x {
+                continue;
+            }
+            let pot = (c * 9 + d) as u16;
+            let ends = search.cycles(pot);
+            for e in ends {
+                let path = search.path(e);
+                if let Some(f) = cycle_hint(board, path, y, x) {
+                    out.push(f);
+                }
+            }
+            if x {
+                let mut chains = Vec::new();
+                search.forcing(pot, true, &mut chains);
+                search.forcing(pot, false, &mut chains);
+                for (path, _) in chains {
+                    if let Some(f) = forcing_hint(board, path, y, x) {
+                        out.push(f);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn cycle_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Found> {
+    // The loop's cells: every node but the root (which repeats the first).
+    let body = &path[..path.len() - 1];
+    let mut in_loop = [false; 81];
+    for nd in body {
+        in_loop[nd.pot as usize / 9] = true;
+    }
+    let mut forw = [0u16; 81];
+    let mut back = [0u16; 81];
+    for nd in body {
+        let (c, d) = (nd.pot as usize / 9, nd.pot as usize % 9);
+        for &o in &PEERS[c] {
+            let o = o as usize;
+            if !in_loop[o] && board.cands[o] >> d & 1 == 1 {
+                if nd.on {
+                    forw[o] |= 1 << d;
+                } else {
+                    back[o] |= 1 << d;
+                }
+            }
+        }
+    }
+    let mut elims = Vec::new();
+    for o in 0..81 {
+        for d in super::bits(forw[o] & back[o]) {
+            elims.push((cell(o), digit(d)));
+        }
+    }
+    if elims.is_empty() {
+        return None;
+    }
+    let complexity = distinct(&path);
+    let (base, technique, key) = match (x, y) {
+        (true, true) => (70, "Bidirectional Cycle", 4),
+        (false, true) => (65, "Bidirectional Y-Cycle", 3),
+        _ => (65, "Bidirectional X-Cycle", 2),
+    };
+    Some(Found {
+        rating: base + length_bonus(complexity),
+        complexity,
+        sort_key: key,
+        technique,
+        path,
+        cycle: true,
+        placements: vec![],
+        eliminations: elims,
+    })
+}
+
+fn forcing_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Found> {
+    let target = path[0];
+    let (c, d) = (target.pot as usize / 9, target.pot as usize % 9);
+    let (placements, elims) = if target.on {
+        (
+            vec![(cell(c), digit(d))],
+            super::bits(board.cands[c] & !(1 << d))
+                .map(|v| (cell(c), digit(v)))
+                .collect::<Vec<_>>(),
+        )
+    } else {
+        (vec![], vec![(cell(c), digit(d))])
+    };
+    if elims.is_empty() {
+        return None;
+    }
+    let complexity = distinct(&path);
+    let (base, technique, key) = if x && y {
+        (70, "Forcing Chain", 4)
+    } else if complexity == 6 {
+        (66, "Turbot Fish", 2)
+    } else {
+        (66, "Forcing X-Chain", 2)
+    };
+    Some(Found {
+        rating: base + length_bonus(complexity),
+        complexity,
+        sort_key: key,
+        technique,
+        path,
+        cycle: false,
+        placements,
+        eliminations: elims,
+    })
+}
+
+/// The easiest cycle or forcing chain, as SE orders them: X-links only, then Y-links only, then
+/// both; the lowest rating wins, then the fewest nodes, then the kind.
+pub fn static_chains(board: &Board) -> Option<Step> {
+    let mut all = Vec::new();
+    loop_hints(board, false, true, &mut all);
+    loop_hints(board, true, false, &mut all);
+    loop_hints(board, true, true, &mut all);
+    let best = all
+        .into_iter()
+        .enumerate()
+        .min_by_key(|(i, f)| (f.rating, f.complexity, f.sort_key, *i))?
+        .1;
+    Some(to_step(best))
+}
+
+fn to_step(f: Found) -> Step {
+    let mut cells: Vec<Cell> = Vec::new();
+    for nd in f.path.iter().rev() {
+        let c = cell(nd.pot as usize / 9);
+        if !cells.contains(&c) {
+            cells.push(c);
+        }
+    }
+    let text = if f.cycle {
+        format!(
+            "{}: the loop {} holds either way round, so {} can go",
+            f.technique,
+            chain_text(&f.path),
+            super::elim_list(&f.eliminations)
+        )
+    } else {
+        let start = f.path.last().expect("a chain has a start");
+        let end = &f.path[0];
+        format!(
+            "{}: if {} then {}, so {}",
+            f.technique,
+            pot_str(start),
+            chain_text(&f.path),
+            pot_str(end)
+        )
+    };
+    Step {
+        technique: f.technique,
+        rating: Rating(f.rating),
+        placements: f.placements,
+        eliminations: f.eliminations,
+        cells,
+        houses: vec![],
+        text,
+    }
 }
