@@ -1,1 +1,155 @@
-//! The shudu game served in a browser (in progress).
+//! The shudu game in a browser: an [axum] router serving the page (embedded in the binary, so it
+//! works offline) and a JSON API over the engine. `shudu play` binds a socket and serves
+//! [`router`]; everything else lives here.
+//!
+//! # Example
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! use shudu_web::{router, AppState, PoolConfig};
+//! let app = router(AppState::new(PoolConfig::default()));
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:7878").await?;
+//! axum::serve(listener, app).await
+//! # }
+//! ```
+//!
+//! # The API
+//! Every answer is JSON. Cells are numbered 0 to 80 in row-major order (`r1c1` is 0, `r9c9` is
+//! 80); a puzzle or a set of entries is an 81-character line, digits `1`-`9` and `.` (or `0`) for
+//! empty; pencil marks are 81 strings of digits, `""` for none. Request bodies are limited to
+//! [`MAX_BODY_BYTES`] and must be sent as `Content-Type: application/json`; unknown fields are
+//! refused so that a misspelt field is not silently ignored.
+//!
+//! | request | answer |
+//! |---|---|
+//! | `GET /api/bands` | `{"bands": ["easy", ..], "symmetries": ["none", ..]}` |
+//! | `GET /api/puzzle?band=hard&symmetry=rotational` | `{"puzzle", "band", "rating": "4.2", "givens": 24, "symmetry"}` |
+//! | `POST /api/import {"puzzle": ".."}` | `{"puzzle", "band", "rating", "givens"}` |
+//! | `POST /api/check {"givens", "entries"}` | `{"wrong": [cells], "conflicts": [cells], "complete", "solved"}` |
+//! | `POST /api/hint {"givens", "entries", "marks"}` | a hint (below) |
+//! | `POST /api/solve {"puzzle": ".."}` | `{"solution": ".."}` |
+//! | `GET /api/status` | the pool's stock per band |
+//!
+//! - **`/api/puzzle`**: `band` is one of `easy`, `medium`, `hard`, `fiendish`, `diabolical`,
+//!   `extreme` (default `medium`); `symmetry` (optional) is one of `/api/bands`' symmetries. The
+//!   puzzle has exactly one solution, which is not sent. It comes from a pool kept full in the
+//!   background (see [`PoolConfig`]), so it is served at once.
+//! - **`/api/import`**: `puzzle` in any format the core reads (an 81-character line in
+//!   practice). It must have exactly one solution; 0 or several is a 400 saying which.
+//! - **`/api/check`**: `entries` (optional) are the player's digits; they may repeat the givens
+//!   but not differ from them. `wrong` lists entries that differ from the solution; `conflicts`
+//!   lists every cell (given or entry) that repeats a digit of its row, column or box; `solved`
+//!   is `complete` with no conflict, judged by the rules alone.
+//! - **`/api/hint`**: `entries` and `marks` are optional. The answer has a `kind`: `step` (the
+//!   grader's next step: `technique`, `rating`, `technique_text`, `where_text`, `text`, `cells`,
+//!   `houses`, `placements` and `eliminations` as `{"cell", "digit"}`), `mistake` (a wrong digit,
+//!   listed in `clear`, or marks that leave out a cell's digit, listed in `restore_marks`),
+//!   `reveal` (no known technique applies: one cell's digit in `placements`) or `solved`. The
+//!   three texts are the stages of a hint: which technique, where, and the full step.
+//! - **`/api/solve`**: the unique solution; 0 or several solutions is a 400.
+//!
+//! # Errors
+//! A failed request gets a status and `{"error": "message"}`: 400 for bad input (wrong length, a
+//! character that is not a digit, a puzzle without exactly one solution, an unknown band or
+//! field, malformed JSON), 413 for a body over the limit, 415 without the JSON content type, 404
+//! for an unknown path, 405 for a wrong method, 503 if no puzzle of a band could be made in time,
+//! 500 for bugs. See [`AppError`].
+//!
+//! # Modules
+//! - [`error`]: [`AppError`], the error answer.
+//! - `api`: the handlers and their JSON shapes.
+//! - `pool`: the background pool of graded puzzles per band.
+//! - `assets`: the embedded page (`static/`).
+//! - `engine`: the calls into the core's generator and grader.
+
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{StatusCode, Uri};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::{Json, Router};
+
+mod api;
+mod assets;
+mod engine;
+pub mod error;
+mod pool;
+
+pub use engine::{Band, Rating, Symmetry};
+pub use error::AppError;
+pub use pool::{Dealt, PoolConfig};
+
+/// The largest request body accepted, in bytes: a position with every pencil mark is under 2 KiB.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+/// What every handler shares: the puzzle pool. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pool: Arc<pool::Pool>,
+}
+
+impl AppState {
+    /// Starts the pool's workers, which fill every band's shelf in the background and stop when
+    /// the last clone of the state is dropped.
+    pub fn new(config: PoolConfig) -> AppState {
+        AppState {
+            pool: Arc::new(pool::Pool::start(&config)),
+        }
+    }
+
+    /// Puts a graded puzzle on its band's shelf, as a worker would (for tests and warm starts);
+    /// returns false if that shelf is full.
+    pub fn add_puzzle(&self, dealt: Dealt) -> bool {
+        self.pool.add(dealt)
+    }
+}
+
+/// The whole application: the page, its files and the API, with the body limit applied.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::script))
+        .route("/style.css", get(assets::style))
+        .route("/favicon.svg", get(assets::icon))
+        .route("/manifest.webmanifest", get(assets::manifest))
+        .route("/api/bands", get(api::bands))
+        .route("/api/status", get(status))
+        .route("/api/puzzle", get(api::puzzle))
+        .route("/api/import", axum::routing::post(api::import))
+        .route("/api/check", axum::routing::post(api::check))
+        .route("/api/hint", axum::routing::post(api::hint))
+        .route("/api/solve", axum::routing::post(api::solve))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// `GET /api/status`: fresh and served puzzles per band and symmetry.
+async fn status(axum::extract::State(state): axum::extract::State<AppState>) -> impl IntoResponse {
+    let shelves: Vec<_> = state
+        .pool
+        .stock()
+        .into_iter()
+        .map(|(band, sym, fresh, served)| {
+            serde_json::json!({
+                "band": band.name(), "symmetry": sym.name(), "fresh": fresh, "served": served
+            })
+        })
+        .collect();
+    Json(serde_json::json!({ "shelves": shelves }))
+}
+
+async fn not_found(uri: Uri) -> AppError {
+    AppError::Rejected(
+        StatusCode::NOT_FOUND,
+        format!("no such page or endpoint: {}", uri.path()),
+    )
+}
+
+async fn method_not_allowed(method: axum::http::Method, uri: Uri) -> AppError {
+    AppError::Rejected(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} does not accept {method}", uri.path()),
+    )
+}

@@ -1,0 +1,117 @@
+//! `shudu play`: serves the browser game ([`shudu_web::router`]) on a local socket.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+/// Arguments of `shudu play`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// Address to listen on; the default keeps the game private to this machine.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on; 0 picks a free one (the URL printed says which).
+    #[arg(long, default_value_t = 7878)]
+    pub port: u16,
+    /// Open the game in the default web browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Binds, prints the URL, and serves until interrupted (Ctrl+C).
+///
+/// # Errors
+/// If the address does not parse, the port is taken, or the runtime cannot start.
+pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("shudu-play")
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(serve(args))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn serve(args: &PlayArgs) -> anyhow::Result<()> {
+    let host = args.host.trim_start_matches('[').trim_end_matches(']');
+    let listener = tokio::net::TcpListener::bind((host, args.port))
+        .await
+        .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
+    let addr = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+    let url = url_for(addr);
+    println!("shudu play: serving the game at {url}  (Ctrl+C to stop)");
+    if !addr.ip().is_loopback() {
+        println!(
+            "note: listening on {}, so other machines can reach the game",
+            addr.ip()
+        );
+    }
+    if args.open {
+        open_browser(&url);
+    }
+    let app = shudu_web::router(shudu_web::AppState::new(shudu_web::PoolConfig::default()));
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            // If the signal handler cannot be installed, serve until killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+        .await
+        .context("the server stopped with an error")?;
+    println!("shudu play: stopped");
+    Ok(())
+}
+
+/// The URL a browser on this machine should open: an unspecified address (0.0.0.0, ::) is
+/// reachable as localhost.
+fn url_for(addr: SocketAddr) -> String {
+    match addr {
+        a if a.ip().is_unspecified() => format!("http://localhost:{}/", a.port()),
+        SocketAddr::V4(a) => format!("http://{}:{}/", a.ip(), a.port()),
+        SocketAddr::V6(a) => format!("http://[{}]:{}/", a.ip(), a.port()),
+    }
+}
+
+/// Asks the desktop to open `url`; a failure is reported, not fatal.
+fn open_browser(url: &str) {
+    let program = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    match std::process::Command::new(program)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        Ok(_) => {}
+        Err(e) => {
+            eprintln!("shudu play: could not open a browser ({program}: {e}); open {url} by hand")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_for_unspecified_address_is_localhost() {
+        assert_eq!(
+            url_for("0.0.0.0:8080".parse().unwrap()),
+            "http://localhost:8080/"
+        );
+        assert_eq!(
+            url_for("127.0.0.1:7878".parse().unwrap()),
+            "http://127.0.0.1:7878/"
+        );
+        assert_eq!(url_for("[::1]:7878".parse().unwrap()), "http://[::1]:7878/");
+    }
+}

@@ -1,0 +1,349 @@
+// End-to-end test of the game page in headless Chromium, driven by playwright-core.
+//
+//   node crates/web/e2e/play.spec.mjs http://127.0.0.1:PORT/
+//
+// Run by crates/web/tests/e2e.rs, which starts the server on a free port. Chromium is Debian's
+// (`/usr/bin/chromium`, or $CHROMIUM); playwright-core never downloads a browser. Prints one line
+// per check and a closing "N passed, N failed" line; exits non-zero on the first failure, after a
+// screenshot to $SHUDU_E2E_SHOTS (default: the system's temporary folder).
+
+import { chromium } from 'playwright-core';
+import os from 'node:os';
+import path from 'node:path';
+
+const url = process.argv[2];
+if (!url) {
+  console.error('usage: node play.spec.mjs URL');
+  process.exit(2);
+}
+const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
+const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+let passed = 0;
+let page;
+let context;
+let browser;
+
+async function step(name, fn) {
+  try {
+    await fn();
+    passed++;
+    console.log(`ok ${passed} - ${name}`);
+  } catch (e) {
+    console.log(`not ok ${passed + 1} - ${name}`);
+    console.log(String(e && e.stack || e).split('\n').map((l) => `  # ${l}`).join('\n'));
+    const shot = path.join(shots, 'shudu-e2e-failure.png');
+    try {
+      await page.screenshot({ path: shot, fullPage: true });
+      console.log(`  # screenshot: ${shot}`);
+    } catch { /* the page may be gone */ }
+    console.log(`${passed} passed, 1 failed`);
+    await browser?.close().catch(() => {});
+    process.exit(1);
+  }
+}
+
+function assert(cond, message) {
+  if (!cond) throw new Error(`assertion failed: ${message}`);
+}
+
+function assertEq(actual, expected, message) {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+}
+
+const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')));
+const cell = (i) => page.locator(`.cell[data-i="${i}"]`);
+const cellText = (i) => cell(i).locator('.v').textContent({ timeout: 2000 }).catch(() => '');
+const marksOf = (i) => cell(i).locator('.marks .m').allTextContents();
+
+async function solutionOf(puzzle) {
+  const res = await fetch(new URL('/api/solve', url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ puzzle }),
+  });
+  assert(res.ok, `solve answered ${res.status}`);
+  return (await res.json()).solution;
+}
+
+async function typeAt(i, digit) {
+  await cell(i).click();
+  await page.keyboard.press(String(digit));
+}
+
+browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  ],
+});
+context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+page = await context.newPage();
+// The first visit deals an easy game: the quickest band for the server's pool to fill.
+await page.addInitScript(() => {
+  if (!localStorage.getItem('shudu.settings.v1')) localStorage.setItem('shudu.settings.v1', '{"band":"easy"}');
+});
+const pageErrors = [];
+page.on('pageerror', (e) => pageErrors.push(e.message));
+page.setDefaultTimeout(60_000);
+
+let puzzle;
+let solution;
+let empties;
+
+await step('the page loads and deals a first game', async () => {
+  await page.goto(url);
+  await page.waitForSelector('body.ready');
+  assertEq(await page.locator('.cell').count(), 81, 'cells');
+  const g = await saved();
+  assert(g && /^[1-9.]{81}$/.test(g.puzzle), 'a game is saved');
+});
+
+await step('a new easy game shows its band and rating', async () => {
+  const first = (await saved()).created;
+  await page.selectOption('#band', 'easy');
+  await page.click('#new-game');
+  // A game without moves is replaced without asking.
+  await page.waitForFunction((t) => JSON.parse(localStorage.getItem('shudu.game.v1')).created !== t, first);
+  assertEq((await saved()).band, 'easy', 'band');
+  const info = await page.textContent('#game-info');
+  assert(/Easy/.test(info) && /rating \d+\.\d/.test(info), `info line: ${info}`);
+  puzzle = (await saved()).puzzle;
+  solution = await solutionOf(puzzle);
+  empties = [...puzzle].map((ch, i) => (ch === '.' ? i : -1)).filter((i) => i >= 0);
+  assert(empties.length > 20, 'the puzzle has empty cells');
+  const label = await cell(empties[0]).getAttribute('aria-label');
+  assert(/row \d, column \d: empty/.test(label), `cell label: ${label}`);
+});
+
+await step('digits are entered with the keyboard and the keypad', async () => {
+  const [a, b] = empties;
+  await typeAt(a, solution[a]);
+  assertEq(await cellText(a), solution[a], 'keyboard digit');
+  await cell(b).click();
+  await page.click(`.key[data-d="${solution[b]}"]`);
+  assertEq(await cellText(b), solution[b], 'keypad digit');
+  assert(/entry/.test(await cell(b).getAttribute('class')), 'entry styling');
+});
+
+await step('arrow keys move the selection', async () => {
+  await cell(40).click();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowLeft');
+  assert(/selected/.test(await cell(30).getAttribute('class')), 'r4c4 selected');
+  assertEq(await page.evaluate(() => document.activeElement.dataset.i), '30', 'focus follows');
+});
+
+await step('a digit that repeats in a house is flagged as a conflict', async () => {
+  const c = empties[2];
+  const peer = [...Array(81).keys()].find((j) => j !== c && puzzle[j] !== '.' &&
+    (Math.floor(j / 9) === Math.floor(c / 9) || j % 9 === c % 9));
+  await typeAt(c, puzzle[peer]);
+  assert(/conflict/.test(await cell(c).getAttribute('class')), 'conflict class');
+  assert(/breaks a rule/.test(await cell(c).getAttribute('aria-label')), 'conflict in the label');
+  await page.keyboard.press('Backspace');
+  assertEq(await cellText(c), '', 'erased');
+});
+
+await step('pencil marks: mode, shift+digit, fill, auto-remove, clear', async () => {
+  const c = empties[3];
+  await cell(c).click();
+  await page.click('#pencil');
+  assertEq(await page.getAttribute('#pencil', 'aria-pressed'), 'true', 'pencil pressed');
+  const cands = [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => String(d) !== solution[c]).slice(0, 2);
+  await page.keyboard.press(String(cands[0]));
+  await page.keyboard.press(String(cands[1]));
+  assertEq(await marksOf(c), cands.map(String), 'two marks');
+  await page.keyboard.press('n');
+  assertEq(await page.getAttribute('#pencil', 'aria-pressed'), 'false', 'pencil off by key');
+  await page.keyboard.press(`Shift+Digit${solution[c]}`);
+  assertEq((await marksOf(c)).sort(), [...cands, Number(solution[c])].sort().map(String), 'shift adds a mark');
+
+  await page.click('#fill-marks');
+  const d = empties[4];
+  const markCount = await page.locator('.cell .marks .m').count();
+  assert(markCount > empties.length, `filled candidates (${markCount} marks)`);
+  // Placing a digit removes it from the marks of every peer.
+  await typeAt(d, solution[d]);
+  const peersWithMark = await page.evaluate(([i, digit]) => {
+    const g = JSON.parse(localStorage.getItem('shudu.game.v1'));
+    const r = Math.floor(i / 9), c = i % 9, b = Math.floor(r / 3) * 3 + Math.floor(c / 3);
+    return g.marks.filter((m, j) => {
+      const rj = Math.floor(j / 9), cj = j % 9, bj = Math.floor(rj / 3) * 3 + Math.floor(cj / 3);
+      return j !== i && (rj === r || cj === c || bj === b) && (m & (1 << (digit - 1)));
+    }).length;
+  }, [d, Number(solution[d])]);
+  assertEq(peersWithMark, 0, 'peers keep no mark of the placed digit');
+  await page.click('#clear-marks');
+  assertEq(await page.locator('.cell .marks .m').count(), 0, 'marks cleared');
+});
+
+await step('undo and redo walk the history', async () => {
+  const before = (await saved()).history.length;
+  await page.click('#undo'); // clear marks
+  assert(await page.locator('.cell .marks .m').count() > 0, 'marks are back');
+  await page.click('#redo');
+  assertEq(await page.locator('.cell .marks .m').count(), 0, 'cleared again');
+  const d = empties[4];
+  await page.keyboard.press('Control+z');
+  await page.keyboard.press('Control+z');
+  assertEq(await cellText(d), '', 'digit undone');
+  await page.keyboard.press('Control+y');
+  assertEq(await cellText(d), solution[d], 'digit redone');
+  await page.keyboard.press('Control+y');
+  assertEq((await saved()).history.length, before, 'history length restored');
+});
+
+await step('a hint comes in stages: technique, where, step, apply', async () => {
+  const movesBefore = (await saved()).history.length;
+  await page.click('#hint');
+  await page.waitForSelector('#hint-panel:not([hidden])');
+  assert(/Hint 1 of 3/.test(await page.textContent('#hint-stage')), 'stage 1');
+  const t1 = await page.textContent('#hint-text');
+  assert(t1.length > 5, `technique text: ${t1}`);
+  await page.click('#hint-next');
+  assert(/Hint 2 of 3/.test(await page.textContent('#hint-stage')), 'stage 2');
+  assert(await page.locator('.cell.hint-cell').count() > 0, 'cells highlighted');
+  await page.click('#hint-next');
+  assert(/Hint 3 of 3/.test(await page.textContent('#hint-stage')), 'stage 3');
+  assertEq(await page.textContent('#hint-next'), 'Apply', 'apply button');
+  await page.click('#hint-next');
+  await page.waitForSelector('#hint-panel', { state: 'hidden' });
+  const g = await saved();
+  assertEq(g.history.length, movesBefore + 1, 'the hint is one move');
+  assertEq(g.history.at(-1).k, 'hint', 'a hint move');
+  // What the hint placed is right.
+  for (const [i, , , v] of g.history.at(-1).c) if (v) assertEq(String(v), solution[i], `hint placed r${Math.floor(i / 9) + 1}c${i % 9 + 1}`);
+});
+
+await step('first mistake rewinds to the last position with no wrong digit', async () => {
+  const wrongCell = empties[5];
+  const wrongDigit = solution[wrongCell] === '9' ? '1' : String(Number(solution[wrongCell]) + 1);
+  const okCell = empties[6];
+  const before = (await saved()).history.length;
+  await typeAt(wrongCell, wrongDigit);
+  await typeAt(okCell, solution[okCell]);
+  await page.click('#first-mistake');
+  await page.waitForFunction((n) => JSON.parse(localStorage.getItem('shudu.game.v1')).history.length === n, before);
+  assertEq(await cellText(wrongCell), '', 'wrong digit gone');
+  assert(/first wrong digit/.test(await page.textContent('#toast')), 'says which digit was wrong');
+  assertEq((await saved()).future.length, 2, 'the moves can be redone');
+});
+
+await step('check marks wrong digits with a slash', async () => {
+  const c = empties[7];
+  const wrong = solution[c] === '9' ? '1' : String(Number(solution[c]) + 1);
+  await typeAt(c, wrong);
+  await page.click('#check');
+  await page.waitForSelector(`.cell[data-i="${c}"].wrong`);
+  assert(/wrong/.test(await cell(c).getAttribute('aria-label')), 'wrong in the label');
+  await page.keyboard.press('Backspace');
+});
+
+await step('pause hides the grid and stops the clock', async () => {
+  await page.click('#pause');
+  assert(await page.isVisible('#paused'), 'paused overlay');
+  assert(/hidden/.test(await page.getAttribute('#board', 'class')), 'grid hidden');
+  const t = await page.textContent('#timer');
+  await page.waitForTimeout(1200);
+  assertEq(await page.textContent('#timer'), t, 'clock stopped');
+  await page.click('#resume');
+  assert(!(await page.isVisible('#paused')), 'resumed');
+});
+
+await step('the game and its undo history survive a reload', async () => {
+  const before = await saved();
+  const shown = await Promise.all(empties.slice(0, 8).map(cellText));
+  await page.reload();
+  await page.waitForSelector('body.ready');
+  const after = await saved();
+  assertEq(after.puzzle, before.puzzle, 'same puzzle');
+  assertEq(after.values, before.values, 'same digits');
+  assertEq(after.history.length, before.history.length, 'same history');
+  assertEq(await Promise.all(empties.slice(0, 8).map(cellText)), shown, 'same grid on screen');
+  await page.click('#undo');
+  assertEq((await saved()).history.length, before.history.length - 1, 'undo works after reload');
+  await page.click('#redo');
+});
+
+await step('a share link opens the same puzzle with its progress', async () => {
+  await page.click('#open-share');
+  await page.check('#share-progress');
+  const link = await page.inputValue('#share-link');
+  assert(link.includes(`p=${puzzle}`) && link.includes('&e='), `link: ${link}`);
+  await page.keyboard.press('Escape');
+  // Another browser profile, as on a friend's machine: its own storage.
+  const friend = await browser.newContext();
+  const other = await friend.newPage();
+  await other.goto(link);
+  await other.waitForSelector('body.ready');
+  await other.waitForFunction((p) => JSON.parse(localStorage.getItem('shudu.game.v1') || '{}').puzzle === p, puzzle);
+  const theirs = await other.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')).values);
+  assertEq(theirs, (await saved()).values, 'the progress came along');
+  assertEq(new URL(other.url()).hash, '', 'the link is consumed');
+  await friend.close();
+});
+
+await step('entering a puzzle from elsewhere checks it', async () => {
+  await page.click('#open-import');
+  await page.fill('#import-text', puzzle.slice(0, 80));
+  await page.click('#import-go');
+  await page.waitForFunction(() => document.getElementById('import-error').textContent.length > 0);
+  assert(/81/.test(await page.textContent('#import-error')), 'explains the length');
+  await page.fill('#import-text', `${'.'.repeat(81)}`);
+  await page.click('#import-go');
+  await page.waitForFunction(() => /more than one solution/.test(document.getElementById('import-error').textContent));
+  await page.keyboard.press('Escape');
+});
+
+await step('print renders the current puzzle', async () => {
+  await page.click('#open-print');
+  await page.click('#print-current');
+  assertEq(await page.locator('#print-area .print-grid td').count(), 81, 'a 9x9 table');
+  const digits = (await page.locator('#print-area .print-grid td').allTextContents()).join('');
+  assertEq(digits, puzzle.replace(/\./g, ''), 'the givens');
+});
+
+await step('completing the grid by the rules wins', async () => {
+  const g = await saved();
+  for (const i of empties) {
+    const have = g.values[i];
+    if (String(have) !== solution[i]) await typeAt(i, solution[i]);
+  }
+  await page.waitForSelector('#dlg-win[open]');
+  assert(/solved this easy puzzle/i.test(await page.textContent('#win-text')), 'win text');
+  assert((await saved()).solved, 'saved as solved');
+  await page.click('#dlg-win [data-close]');
+  assert(await page.isDisabled('#hint'), 'no hints on a solved grid');
+});
+
+await step('statistics count the solve and its time', async () => {
+  await page.click('#open-stats');
+  const row = await page.locator('#stats-body tr', { hasText: 'Easy' }).textContent();
+  assert(/Easy\d+1\d+:\d\d/.test(row.replace(/\s/g, '')), `easy row: ${row}`);
+  await page.keyboard.press('Escape');
+});
+
+await step('dark mode and a phone-sized screen', async () => {
+  await page.click('#open-settings');
+  await page.selectOption('#set-theme', 'dark');
+  await page.keyboard.press('Escape');
+  assertEq(await page.getAttribute('html', 'data-theme'), 'dark', 'theme attribute');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const box = await page.locator('#board').boundingBox();
+  assert(box.width <= 390 && box.width > 300, `board fits: ${box.width}`);
+  const keys = await page.locator('.key').count();
+  assertEq(keys, 9, 'keypad');
+  await page.screenshot({ path: path.join(shots, 'shudu-e2e-phone-dark.png') });
+});
+
+await step('no script errors', async () => {
+  assertEq(pageErrors, [], 'page errors');
+});
+
+await browser.close();
+console.log(`${passed} passed, 0 failed`);

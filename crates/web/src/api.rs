@@ -1,0 +1,532 @@
+//! The JSON API's handlers and the shapes of their requests and answers. The crate docs describe
+//! each endpoint.
+
+use axum::extract::{FromRequest, FromRequestParts, State};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use shudu_core::solver::{solve_unique, Solutions};
+use shudu_core::{Cell, Digit, DigitSet, Grid, House, Puzzle};
+
+use crate::engine::{self, Band, Symmetry};
+use crate::error::AppError;
+use crate::AppState;
+
+/// A JSON body whose rejections (malformed JSON, wrong content type, body too large) become
+/// [`AppError`]s with a JSON message.
+#[derive(FromRequest)]
+#[from_request(via(axum::Json), rejection(AppError))]
+pub(crate) struct Body<T>(pub T);
+
+/// A query string whose rejections become [`AppError`]s.
+#[derive(FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(AppError))]
+pub(crate) struct Query<T>(pub T);
+
+// ---------------------------------------------------------------------------------------------
+// Shapes
+
+/// `GET /api/puzzle` query.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PuzzleQuery {
+    band: Option<String>,
+    symmetry: Option<String>,
+}
+
+/// A puzzle with its grade: the answer of `/api/puzzle` and `/api/import`.
+#[derive(Serialize)]
+pub(crate) struct PuzzleInfo {
+    puzzle: String,
+    band: &'static str,
+    rating: String,
+    givens: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    symmetry: Option<&'static str>,
+}
+
+/// `POST /api/import` and `POST /api/solve` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PuzzleBody {
+    puzzle: String,
+}
+
+/// `POST /api/check` and `POST /api/hint` body: a position in play.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PositionBody {
+    givens: String,
+    #[serde(default)]
+    entries: Option<String>,
+    #[serde(default)]
+    marks: Option<Vec<String>>,
+}
+
+/// `POST /api/check` answer.
+#[derive(Serialize, Debug)]
+pub(crate) struct CheckInfo {
+    wrong: Vec<usize>,
+    conflicts: Vec<usize>,
+    complete: bool,
+    solved: bool,
+}
+
+/// A cell and a digit.
+#[derive(Serialize, Debug)]
+pub(crate) struct CellDigit {
+    cell: usize,
+    digit: u8,
+}
+
+/// A house in an answer.
+#[derive(Serialize, Debug)]
+pub(crate) struct HouseInfo {
+    kind: &'static str,
+    index: u8,
+    name: String,
+}
+
+/// `POST /api/hint` answer.
+#[derive(Serialize, Debug)]
+pub(crate) struct HintInfo {
+    kind: &'static str,
+    technique: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<String>,
+    technique_text: String,
+    where_text: String,
+    text: String,
+    cells: Vec<usize>,
+    houses: Vec<HouseInfo>,
+    placements: Vec<CellDigit>,
+    eliminations: Vec<CellDigit>,
+    clear: Vec<usize>,
+    restore_marks: Vec<CellDigit>,
+}
+
+/// `POST /api/solve` answer.
+#[derive(Serialize)]
+pub(crate) struct SolutionInfo {
+    solution: String,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing a position
+
+/// The givens: any format the core reads (an 81-character line in practice), with exactly one
+/// solution.
+fn givens_and_solution(text: &str) -> Result<(Puzzle, Grid), AppError> {
+    let givens: Puzzle = text.trim().parse()?;
+    Ok((givens, unique_solution(&givens)?))
+}
+
+fn unique_solution(p: &Puzzle) -> Result<Grid, AppError> {
+    match solve_unique(p) {
+        Solutions::Unique(g) => Ok(g),
+        Solutions::None => Err(AppError::BadRequest(
+            "the puzzle has no solution: its givens cannot all be completed at once".into(),
+        )),
+        Solutions::Multiple(_) => Err(AppError::BadRequest(format!(
+            "the puzzle has more than one solution, so it cannot be solved by logic alone \
+             ({} givens); add givens until only one solution remains",
+            p.givens()
+        ))),
+    }
+}
+
+/// The player's entries: exactly 81 characters, digits `1`-`9`, `.` or `0` for empty. A cell
+/// that holds a given may repeat it (so a client can send its whole board) but not differ. The
+/// result holds the entries only, never the givens. Entries may break the rules: that is what
+/// `/api/check` is for.
+fn parse_entries(text: Option<&str>, givens: &Puzzle) -> Result<Puzzle, AppError> {
+    let Some(text) = text else {
+        return Ok(Puzzle::empty());
+    };
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != 81 {
+        return Err(AppError::BadRequest(format!(
+            "entries: found {} characters; expected 81 (digits 1-9, '.' or '0' for empty)",
+            chars.len()
+        )));
+    }
+    let mut entries = Puzzle::empty();
+    for (i, ch) in chars.into_iter().enumerate() {
+        let cell = Cell::from_index(i);
+        let digit = match ch {
+            '.' | '0' => None,
+            '1'..='9' => Digit::new(ch as u8 - b'0'),
+            other => {
+                return Err(AppError::BadRequest(format!(
+                    "entries, character {}: found {other:?}; expected 1-9, '.' or '0'",
+                    i + 1
+                )))
+            }
+        };
+        match (givens.get(cell), digit) {
+            (Some(g), Some(d)) if g != d => {
+                return Err(AppError::BadRequest(format!(
+                    "entries: {cell} holds {d} but its given is {g}"
+                )))
+            }
+            (None, d) => entries.set(cell, d),
+            _ => {}
+        }
+    }
+    Ok(entries)
+}
+
+/// Pencil marks: 81 strings of digits (`""` for none).
+fn parse_marks(marks: Option<&[String]>) -> Result<Option<[DigitSet; 81]>, AppError> {
+    let Some(marks) = marks else { return Ok(None) };
+    if marks.len() != 81 {
+        return Err(AppError::BadRequest(format!(
+            "marks: found {} cells; expected 81 strings of digits 1-9 (\"\" for none)",
+            marks.len()
+        )));
+    }
+    let mut out = [DigitSet::EMPTY; 81];
+    for (i, m) in marks.iter().enumerate() {
+        if m.len() > 9 {
+            return Err(AppError::BadRequest(format!(
+                "marks, cell {}: found {} characters; expected at most 9 digits",
+                Cell::from_index(i),
+                m.len()
+            )));
+        }
+        for ch in m.chars() {
+            match ch {
+                '1'..='9' => out[i].insert(Digit::from_index((ch as u8 - b'1') as usize)),
+                other => {
+                    return Err(AppError::BadRequest(format!(
+                        "marks, cell {}: found {other:?}; expected digits 1-9",
+                        Cell::from_index(i)
+                    )))
+                }
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Givens and entries together.
+fn board(givens: &Puzzle, entries: &Puzzle) -> Puzzle {
+    let mut b = *givens;
+    for c in Cell::all() {
+        if let Some(d) = entries.get(c) {
+            b.set(c, Some(d));
+        }
+    }
+    b
+}
+
+/// Every cell that shares a house with another cell holding the same digit.
+fn conflicting_cells(b: &Puzzle) -> Vec<usize> {
+    let mut hit = [false; 81];
+    for house in House::all() {
+        let mut by_digit: [Vec<Cell>; 9] = Default::default();
+        for c in house.cells().iter() {
+            if let Some(d) = b.get(c) {
+                by_digit[d.as_index()].push(c);
+            }
+        }
+        for cells in by_digit.iter().filter(|v| v.len() > 1) {
+            for c in cells {
+                hit[c.as_index()] = true;
+            }
+        }
+    }
+    (0..81).filter(|&i| hit[i]).collect()
+}
+
+/// Entries that differ from the solution.
+fn wrong_entries(entries: &Puzzle, solution: &Grid) -> Vec<usize> {
+    Cell::all()
+        .filter(|&c| entries.get(c).is_some_and(|d| d != solution.get(c)))
+        .map(Cell::as_index)
+        .collect()
+}
+
+fn house_info(h: House) -> HouseInfo {
+    let (kind, index) = match h {
+        House::Row(i) => ("row", i),
+        House::Col(i) => ("col", i),
+        House::Box(i) => ("box", i),
+    };
+    HouseInfo {
+        kind,
+        index,
+        name: h.to_string(),
+    }
+}
+
+fn cell_digits(v: &[(Cell, Digit)]) -> Vec<CellDigit> {
+    v.iter()
+        .map(|&(c, d)| CellDigit {
+            cell: c.as_index(),
+            digit: d.get(),
+        })
+        .collect()
+}
+
+fn list_cells(cells: impl IntoIterator<Item = usize>) -> String {
+    let names: Vec<String> = cells
+        .into_iter()
+        .map(|i| Cell::from_index(i).to_string())
+        .collect();
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].clone(),
+        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handlers
+
+/// `GET /api/bands`: the bands and symmetries the other endpoints accept.
+pub(crate) async fn bands() -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "bands": Band::ALL.iter().map(|b| b.name()).collect::<Vec<_>>(),
+        "symmetries": Symmetry::ALL.iter().map(|s| s.name()).collect::<Vec<_>>(),
+    }))
+}
+
+/// `GET /api/puzzle?band=..&symmetry=..`: a puzzle from the pool.
+pub(crate) async fn puzzle(
+    State(state): State<AppState>,
+    Query(q): Query<PuzzleQuery>,
+) -> Result<Json<PuzzleInfo>, AppError> {
+    let band: Band = q
+        .band
+        .as_deref()
+        .unwrap_or("medium")
+        .parse()
+        .map_err(|e: <Band as std::str::FromStr>::Err| AppError::BadRequest(e.to_string()))?;
+    let symmetry: Symmetry = match q.symmetry.as_deref() {
+        None | Some("") => Symmetry::default(),
+        Some(s) => s
+            .parse()
+            .map_err(|e: <Symmetry as std::str::FromStr>::Err| {
+                AppError::BadRequest(e.to_string())
+            })?,
+    };
+    let dealt = state.pool.take(band, symmetry).await?;
+    Ok(Json(PuzzleInfo {
+        puzzle: dealt.puzzle.to_line(),
+        band: dealt.band.name(),
+        rating: dealt.rating.to_string(),
+        givens: dealt.puzzle.givens(),
+        symmetry: Some(dealt.symmetry.name()),
+    }))
+}
+
+/// `POST /api/import {"puzzle"}`: checks and grades a puzzle from elsewhere.
+pub(crate) async fn import(Body(body): Body<PuzzleBody>) -> Result<Json<PuzzleInfo>, AppError> {
+    let info = tokio::task::spawn_blocking(move || -> Result<PuzzleInfo, AppError> {
+        let (givens, _) = givens_and_solution(&body.puzzle)?;
+        let (rating, band) = engine::grade(&givens);
+        Ok(PuzzleInfo {
+            puzzle: givens.to_line(),
+            band: band.name(),
+            rating: rating.to_string(),
+            givens: givens.givens(),
+            symmetry: None,
+        })
+    })
+    .await??;
+    Ok(Json(info))
+}
+
+/// `POST /api/solve {"puzzle"}`: the unique solution.
+pub(crate) async fn solve(Body(body): Body<PuzzleBody>) -> Result<Json<SolutionInfo>, AppError> {
+    let (_, solution) = givens_and_solution(&body.puzzle)?;
+    Ok(Json(SolutionInfo {
+        solution: solution.to_line(),
+    }))
+}
+
+/// `POST /api/check {"givens", "entries"}`: wrong entries and rule conflicts.
+pub(crate) async fn check(Body(body): Body<PositionBody>) -> Result<Json<CheckInfo>, AppError> {
+    let (givens, solution) = givens_and_solution(&body.givens)?;
+    let entries = parse_entries(body.entries.as_deref(), &givens)?;
+    parse_marks(body.marks.as_deref())?;
+    let b = board(&givens, &entries);
+    let conflicts = conflicting_cells(&b);
+    let complete = b.is_full();
+    Ok(Json(CheckInfo {
+        wrong: wrong_entries(&entries, &solution),
+        solved: complete && conflicts.is_empty(),
+        conflicts,
+        complete,
+    }))
+}
+
+/// `POST /api/hint {"givens", "entries", "marks"}`: the next step, or the mistake that blocks it.
+pub(crate) async fn hint(Body(body): Body<PositionBody>) -> Result<Json<HintInfo>, AppError> {
+    let info = tokio::task::spawn_blocking(move || hint_for(&body)).await??;
+    Ok(Json(info))
+}
+
+fn empty_hint(kind: &'static str, technique: &str) -> HintInfo {
+    HintInfo {
+        kind,
+        technique: technique.to_string(),
+        rating: None,
+        technique_text: String::new(),
+        where_text: String::new(),
+        text: String::new(),
+        cells: vec![],
+        houses: vec![],
+        placements: vec![],
+        eliminations: vec![],
+        clear: vec![],
+        restore_marks: vec![],
+    }
+}
+
+fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
+    let (givens, solution) = givens_and_solution(&body.givens)?;
+    let entries = parse_entries(body.entries.as_deref(), &givens)?;
+    let marks = parse_marks(body.marks.as_deref())?;
+    let b = board(&givens, &entries);
+
+    // A wrong digit first: logic from a wrong position proves nonsense.
+    let wrong = wrong_entries(&entries, &solution);
+    if !wrong.is_empty() {
+        let n = wrong.len();
+        return Ok(HintInfo {
+            technique_text: if n == 1 {
+                "One of your digits is wrong.".into()
+            } else {
+                format!("{n} of your digits are wrong.")
+            },
+            where_text: format!("Look at {}.", list_cells(wrong.iter().copied())),
+            text: format!(
+                "{} {} not agree with the solution. Applying this hint clears {}.",
+                list_cells(wrong.iter().copied()),
+                if n == 1 { "does" } else { "do" },
+                if n == 1 { "it" } else { "them" }
+            ),
+            cells: wrong.clone(),
+            clear: wrong,
+            ..empty_hint("mistake", "Wrong digit")
+        });
+    }
+    if b.is_full() {
+        return Ok(HintInfo {
+            technique_text: "The puzzle is solved.".into(),
+            text: "Every cell holds its digit.".into(),
+            ..empty_hint("solved", "Solved")
+        });
+    }
+
+    // Marks that leave out a cell's solution digit hide the way forward.
+    let mut board_marks = None;
+    if let Some(m) = marks {
+        let has_marks = Cell::all().any(|c| b.get(c).is_none() && !m[c.as_index()].is_empty());
+        if has_marks {
+            let missing: Vec<(Cell, Digit)> = Cell::all()
+                .filter(|&c| {
+                    b.get(c).is_none()
+                        && !m[c.as_index()].is_empty()
+                        && !m[c.as_index()].contains(solution.get(c))
+                })
+                .map(|c| (c, solution.get(c)))
+                .collect();
+            if !missing.is_empty() {
+                let cells: Vec<usize> = missing.iter().map(|(c, _)| c.as_index()).collect();
+                return Ok(HintInfo {
+                    technique_text: "A pencil mark you removed was needed.".into(),
+                    where_text: format!("Look at the marks in {}.", list_cells(cells.clone())),
+                    text: format!(
+                        "The marks in {} leave out the digit that belongs there. Applying this \
+                         hint puts {} back.",
+                        list_cells(cells.clone()),
+                        if missing.len() == 1 { "it" } else { "them" }
+                    ),
+                    cells,
+                    restore_marks: cell_digits(&missing),
+                    ..empty_hint("mistake", "Missing pencil mark")
+                });
+            }
+            // Cells without marks count as holding every candidate.
+            let mut full = m;
+            for c in Cell::all() {
+                if b.get(c).is_none() && full[c.as_index()].is_empty() {
+                    full[c.as_index()] = b.candidates(c);
+                }
+            }
+            board_marks = Some(full);
+        }
+    }
+
+    if let Some(step) = engine::next_step(&givens, &entries, board_marks.as_ref()) {
+        return Ok(HintInfo {
+            kind: "step",
+            technique: step.technique.to_string(),
+            rating: Some(step.rating.to_string()),
+            technique_text: step.hint_technique(),
+            where_text: step.hint_where(),
+            text: step.text.clone(),
+            cells: step.cells.iter().map(|c| c.as_index()).collect(),
+            houses: step.houses.iter().copied().map(house_info).collect(),
+            placements: cell_digits(&step.placements),
+            eliminations: cell_digits(&step.eliminations),
+            clear: vec![],
+            restore_marks: vec![],
+        });
+    }
+
+    // Beyond the grader's techniques: reveal the empty cell with the fewest candidates.
+    let cell = Cell::all()
+        .filter(|&c| b.get(c).is_none())
+        .min_by_key(|&c| b.candidates(c).len())
+        .ok_or_else(|| AppError::Internal("no empty cell in an unfinished board".into()))?;
+    let digit = solution.get(cell);
+    Ok(HintInfo {
+        technique_text: "No technique the solver knows applies here.".into(),
+        where_text: format!("Look at {cell}."),
+        text: format!("No known technique makes progress from here; {cell} is {digit}."),
+        cells: vec![cell.as_index()],
+        placements: vec![CellDigit {
+            cell: cell.as_index(),
+            digit: digit.get(),
+        }],
+        ..empty_hint("reveal", "Reveal a cell")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conflicting_cells_lists_both_cells_of_a_repeat() {
+        let mut p = Puzzle::empty();
+        p.set(Cell::at(0, 0), Digit::new(5));
+        p.set(Cell::at(0, 8), Digit::new(5));
+        p.set(Cell::at(4, 4), Digit::new(5));
+        assert_eq!(conflicting_cells(&p), vec![0, 8]);
+    }
+
+    #[test]
+    fn entries_may_repeat_givens_but_not_change_them() {
+        let mut g = Puzzle::empty();
+        g.set(Cell::at(0, 0), Digit::new(3));
+        let mut line = String::from("3");
+        line.push_str(&".".repeat(80));
+        assert_eq!(parse_entries(Some(&line), &g).unwrap(), Puzzle::empty());
+        line.replace_range(0..1, "4");
+        let e = parse_entries(Some(&line), &g).unwrap_err();
+        assert!(
+            e.message().contains("r1c1 holds 4 but its given is 3"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn list_cells_reads_as_english() {
+        assert_eq!(list_cells([0]), "r1c1");
+        assert_eq!(list_cells([0, 1, 80]), "r1c1, r1c2 and r9c9");
+    }
+}

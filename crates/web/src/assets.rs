@@ -1,0 +1,60 @@
+//! The page's files, embedded in the binary so that `shudu play` works offline.
+
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+/// The page's security headers: everything comes from this server, nothing inline runs.
+const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
+                   connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+fn asset(content_type: &'static str, body: &'static [u8]) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            // Files change with the binary; revalidating is cheap on loopback.
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::CONTENT_SECURITY_POLICY, CSP),
+            (header::REFERRER_POLICY, "no-referrer"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `GET /`: the game.
+pub(crate) async fn index() -> Response {
+    asset(
+        "text/html; charset=utf-8",
+        include_bytes!("../static/index.html"),
+    )
+}
+
+/// `GET /app.js`.
+pub(crate) async fn script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/app.js"),
+    )
+}
+
+/// `GET /style.css`.
+pub(crate) async fn style() -> Response {
+    asset(
+        "text/css; charset=utf-8",
+        include_bytes!("../static/style.css"),
+    )
+}
+
+/// `GET /favicon.svg`.
+pub(crate) async fn icon() -> Response {
+    asset("image/svg+xml", include_bytes!("../static/favicon.svg"))
+}
+
+/// `GET /manifest.webmanifest`: lets a phone add the game to its home screen.
+pub(crate) async fn manifest() -> Response {
+    asset(
+        "application/manifest+json",
+        include_bytes!("../static/manifest.webmanifest"),
+    )
+}

@@ -1,0 +1,631 @@
+//! The JSON API through `router().oneshot(..)`: no socket, every endpoint, every bad request.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use shudu_core::solver::{solve_unique, Solutions};
+use shudu_core::Puzzle;
+use shudu_web::{router, AppState, Band, Dealt, PoolConfig, Rating, Symmetry, MAX_BODY_BYTES};
+use tower::ServiceExt;
+
+/// The classic puzzle from Wikipedia's Sudoku article (unique solution).
+const P: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// A router whose pool has no workers: only what a test adds is served.
+fn quiet_app() -> (AppState, Router) {
+    let state = AppState::new(PoolConfig {
+        workers: 0,
+        wait: Duration::from_millis(200),
+        ..PoolConfig::default()
+    });
+    (state.clone(), router(state))
+}
+
+fn app() -> Router {
+    quiet_app().1
+}
+
+async fn send(app: Router, req: Request<Body>) -> (StatusCode, Value) {
+    let res = app.oneshot(req).await.expect("the router never fails");
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    (status, value)
+}
+
+async fn get(app: Router, uri: &str) -> (StatusCode, Value) {
+    send(app, Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+async fn post(app: Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    post_raw(app, uri, body.to_string()).await
+}
+
+async fn post_raw(app: Router, uri: &str, body: String) -> (StatusCode, Value) {
+    let req = Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body))
+        .unwrap();
+    send(app, req).await
+}
+
+fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message in {v}"))
+}
+
+fn dealt(line: &str, band: Band) -> Dealt {
+    Dealt {
+        puzzle: line.parse().unwrap(),
+        rating: Rating(20),
+        band,
+        symmetry: Symmetry::default(),
+    }
+}
+
+// --- The page -------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn serves_the_page_and_its_files_with_security_headers() {
+    for (path, kind, needle) in [
+        ("/", "text/html", "<div id=\"board\""),
+        ("/app.js", "text/javascript", "function render()"),
+        ("/style.css", "text/css", ".board"),
+        ("/favicon.svg", "image/svg+xml", "<svg"),
+        (
+            "/manifest.webmanifest",
+            "application/manifest+json",
+            "shudu",
+        ),
+    ] {
+        let res = app()
+            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let h = res.headers();
+        assert!(
+            h[header::CONTENT_TYPE].to_str().unwrap().starts_with(kind),
+            "{path}"
+        );
+        assert!(h.contains_key(header::CONTENT_SECURITY_POLICY), "{path}");
+        assert_eq!(h[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        assert!(String::from_utf8_lossy(&body).contains(needle), "{path}");
+    }
+}
+
+#[tokio::test]
+async fn unknown_path_is_404_with_a_message() {
+    let (status, v) = get(app(), "/api/nothing").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(error_of(&v).contains("/api/nothing"));
+}
+
+#[tokio::test]
+async fn wrong_method_is_405_with_a_message() {
+    let (status, v) = get(app(), "/api/hint").await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(error_of(&v).contains("GET"), "{v}");
+}
+
+#[tokio::test]
+async fn bands_lists_every_band() {
+    let (status, v) = get(app(), "/api/bands").await;
+    assert_eq!(status, StatusCode::OK);
+    let names: Vec<&str> = v["bands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    assert_eq!(names, Band::ALL.map(|b| b.name()));
+}
+
+// --- /api/puzzle ----------------------------------------------------------------------------
+
+#[tokio::test]
+async fn puzzle_comes_from_the_pool_with_its_grade() {
+    let (state, app) = quiet_app();
+    assert!(state.add_puzzle(dealt(P, Band::Hard)));
+    let (status, v) = get(app, "/api/puzzle?band=hard").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["puzzle"], P);
+    assert_eq!(v["band"], "hard");
+    assert_eq!(v["rating"], "2.0");
+    assert_eq!(v["givens"], 30);
+}
+
+#[tokio::test]
+async fn band_names_ignore_case() {
+    let (state, app) = quiet_app();
+    state.add_puzzle(dealt(P, Band::Easy));
+    let (status, v) = get(app, "/api/puzzle?band=EASY").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}
+
+#[tokio::test]
+async fn an_emptied_shelf_deals_equivalent_puzzles() {
+    let (state, app) = quiet_app();
+    state.add_puzzle(dealt(P, Band::Medium));
+    for _ in 0..20 {
+        let (status, v) = get(app.clone(), "/api/puzzle?band=medium").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let p: Puzzle = v["puzzle"].as_str().unwrap().parse().unwrap();
+        assert_eq!(p.givens(), 30);
+        assert!(matches!(solve_unique(&p), Solutions::Unique(_)));
+        assert_eq!(v["rating"], "2.0");
+    }
+}
+
+#[tokio::test]
+async fn unknown_band_is_400_naming_the_bands() {
+    let (status, v) = get(app(), "/api/puzzle?band=impossible").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let e = error_of(&v);
+    assert!(e.contains("impossible") && e.contains("diabolical"), "{e}");
+}
+
+#[tokio::test]
+async fn unknown_symmetry_is_400() {
+    let (status, v) = get(app(), "/api/puzzle?band=easy&symmetry=spiral").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("spiral"));
+}
+
+#[tokio::test]
+async fn unknown_query_field_is_400() {
+    let (status, v) = get(app(), "/api/puzzle?bnad=easy").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("bnad"), "{v}");
+}
+
+#[tokio::test]
+async fn a_shelf_that_stays_empty_is_503_with_a_message() {
+    let (status, v) = get(app(), "/api/puzzle?band=extreme").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(error_of(&v).contains("extreme"));
+}
+
+#[tokio::test]
+async fn workers_fill_the_pool_in_the_background() {
+    let app = router(AppState::new(PoolConfig {
+        workers: 1,
+        capacity: 2,
+        seed: 7,
+        ..PoolConfig::default()
+    }));
+    // Whatever band the first generated puzzle falls in, it is served from that band's shelf.
+    let mut served = false;
+    for _ in 0..200 {
+        let (_, status) = get(app.clone(), "/api/status").await;
+        let band = status["shelves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["fresh"].as_u64().unwrap() > 0)
+            .map(|s| s["band"].as_str().unwrap().to_string());
+        if let Some(band) = band {
+            let (code, v) = get(app.clone(), &format!("/api/puzzle?band={band}")).await;
+            assert_eq!(code, StatusCode::OK, "{v}");
+            assert_eq!(v["band"], band.as_str());
+            let p: Puzzle = v["puzzle"].as_str().unwrap().parse().unwrap();
+            assert!(matches!(solve_unique(&p), Solutions::Unique(_)));
+            served = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(served, "no puzzle was generated in 20 s");
+}
+
+// --- /api/import ----------------------------------------------------------------------------
+
+#[tokio::test]
+async fn import_grades_a_unique_puzzle() {
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": P })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["puzzle"], P);
+    assert_eq!(v["givens"], 30);
+    assert!(v["rating"].as_str().unwrap().contains('.'));
+    assert!(Band::ALL.iter().any(|b| v["band"] == b.name()));
+}
+
+#[tokio::test]
+async fn import_accepts_zeros_and_surrounding_space() {
+    let zeros = format!("  {}\n", P.replace('.', "0"));
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": zeros })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["puzzle"], P);
+}
+
+#[tokio::test]
+async fn import_rejects_80_cells_saying_81_were_expected() {
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": &P[..80] })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let e = error_of(&v);
+    assert!(e.contains("80") && e.contains("81"), "{e}");
+}
+
+#[tokio::test]
+async fn import_rejects_82_cells() {
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": format!("{P}1") })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("82"), "{v}");
+}
+
+#[tokio::test]
+async fn import_rejects_a_letter_naming_it() {
+    let bad = format!("x{}", &P[1..]);
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": bad })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains('x'), "{v}");
+}
+
+#[tokio::test]
+async fn import_rejects_givens_that_repeat_a_digit() {
+    let bad = format!("55{}", &P[2..]);
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": bad })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("twice"), "{v}");
+}
+
+#[tokio::test]
+async fn import_rejects_a_puzzle_without_solution() {
+    // No digit repeats, but r1c3 can hold nothing: 1-8 are in its row and 9 in its box.
+    let line = format!("{}{}{}", "12.345678", "..9......", ".".repeat(63));
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": line })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("no solution"), "{v}");
+}
+
+#[tokio::test]
+async fn import_rejects_a_puzzle_with_several_solutions() {
+    let line = format!("{}{}", &P[..60], ".".repeat(21));
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": line })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("more than one solution"), "{v}");
+}
+
+#[tokio::test]
+async fn import_rejects_an_empty_puzzle() {
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": "" })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("no puzzle"), "{v}");
+}
+
+// --- Malformed requests ---------------------------------------------------------------------
+
+#[tokio::test]
+async fn malformed_json_is_400() {
+    for uri in ["/api/import", "/api/check", "/api/hint", "/api/solve"] {
+        let (status, v) = post_raw(app(), uri, "{not json".into()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}");
+        assert!(error_of(&v).contains("JSON"), "{uri}: {v}");
+    }
+}
+
+#[tokio::test]
+async fn missing_content_type_is_415() {
+    let req = Request::post("/api/import")
+        .body(Body::from(json!({ "puzzle": P }).to_string()))
+        .unwrap();
+    let (status, v) = send(app(), req).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(error_of(&v).contains("application/json"));
+}
+
+#[tokio::test]
+async fn body_over_the_limit_is_413() {
+    let huge = json!({ "puzzle": "1".repeat(MAX_BODY_BYTES + 1) });
+    for uri in ["/api/import", "/api/check", "/api/hint", "/api/solve"] {
+        let (status, v) = post(app(), uri, huge.clone()).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{uri}");
+        assert!(error_of(&v).contains("larger than"), "{uri}: {v}");
+    }
+}
+
+#[tokio::test]
+async fn a_huge_streamed_body_is_cut_off_at_the_limit() {
+    // No Content-Length: the limit must hold while reading, not only from the header.
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        (0..1000).map(|_| Ok(vec![b' '; 1024])).collect();
+    let body = Body::from_stream(futures_util::stream::iter(chunks));
+    let req = Request::post("/api/hint")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body)
+        .unwrap();
+    let (status, _) = send(app(), req).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn wrong_field_type_is_422() {
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": 42 })).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&v).contains("puzzle"), "{v}");
+}
+
+#[tokio::test]
+async fn unknown_field_is_refused() {
+    let (status, v) = post(app(), "/api/check", json!({ "givens": P, "entires": P })).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&v).contains("entires"), "{v}");
+}
+
+#[tokio::test]
+async fn missing_field_is_refused() {
+    let (status, v) = post(app(), "/api/hint", json!({ "entries": P })).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&v).contains("givens"), "{v}");
+}
+
+// --- /api/check -----------------------------------------------------------------------------
+
+fn with(line: &str, edits: &[(usize, char)]) -> String {
+    let mut cells: Vec<char> = line.chars().collect();
+    for &(i, ch) in edits {
+        cells[i] = ch;
+    }
+    cells.into_iter().collect()
+}
+
+#[tokio::test]
+async fn check_lists_wrong_entries_and_rule_conflicts() {
+    // r1c3 should be 4: a 5 is wrong and repeats r1c1's 5; r1c4 holds a right 6.
+    let entries = with(&".".repeat(81), &[(2, '5'), (3, '6')]);
+    let (status, v) = post(
+        app(),
+        "/api/check",
+        json!({ "givens": P, "entries": entries }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["wrong"], json!([2]));
+    assert_eq!(v["conflicts"], json!([0, 2]));
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["solved"], false);
+}
+
+#[tokio::test]
+async fn check_of_the_solution_is_solved() {
+    let (status, v) = post(
+        app(),
+        "/api/check",
+        json!({ "givens": P, "entries": SOLUTION }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["wrong"], json!([]));
+    assert_eq!(v["conflicts"], json!([]));
+    assert_eq!(v["solved"], true);
+}
+
+#[tokio::test]
+async fn check_rejects_entries_of_wrong_length() {
+    let (status, v) = post(
+        app(),
+        "/api/check",
+        json!({ "givens": P, "entries": "123" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        error_of(&v).contains("found 3 characters; expected 81"),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn check_rejects_entries_that_change_a_given() {
+    let entries = with(&".".repeat(81), &[(0, '4')]);
+    let (status, v) = post(
+        app(),
+        "/api/check",
+        json!({ "givens": P, "entries": entries }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        error_of(&v).contains("r1c1 holds 4 but its given is 5"),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn check_rejects_a_bad_character_in_entries() {
+    let entries = with(&".".repeat(81), &[(10, '?')]);
+    let (status, v) = post(
+        app(),
+        "/api/check",
+        json!({ "givens": P, "entries": entries }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("character 11"), "{v}");
+}
+
+#[tokio::test]
+async fn check_rejects_givens_of_wrong_length() {
+    let (status, v) = post(app(), "/api/check", json!({ "givens": &P[..79] })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("79"), "{v}");
+}
+
+// --- /api/hint ------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn hint_gives_a_step_in_three_stages() {
+    let (status, v) = post(app(), "/api/hint", json!({ "givens": P })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["kind"], "step");
+    for field in [
+        "technique",
+        "technique_text",
+        "where_text",
+        "text",
+        "rating",
+    ] {
+        assert!(!v[field].as_str().unwrap().is_empty(), "{field}: {v}");
+    }
+    // The step is right: every placement agrees with the solution.
+    let placements = v["placements"].as_array().unwrap();
+    let eliminations = v["eliminations"].as_array().unwrap();
+    assert!(!placements.is_empty() || !eliminations.is_empty(), "{v}");
+    for p in placements {
+        let cell = p["cell"].as_u64().unwrap() as usize;
+        let digit = p["digit"].as_u64().unwrap();
+        assert_eq!(SOLUTION.as_bytes()[cell] - b'0', digit as u8, "{v}");
+    }
+    for e in eliminations {
+        let cell = e["cell"].as_u64().unwrap() as usize;
+        assert_ne!(
+            (SOLUTION.as_bytes()[cell] - b'0') as u64,
+            e["digit"].as_u64().unwrap()
+        );
+    }
+}
+
+#[tokio::test]
+async fn hint_points_at_a_wrong_digit_first() {
+    let entries = with(&".".repeat(81), &[(2, '1')]);
+    let (status, v) = post(
+        app(),
+        "/api/hint",
+        json!({ "givens": P, "entries": entries }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["kind"], "mistake");
+    assert_eq!(v["clear"], json!([2]));
+    assert!(v["where_text"].as_str().unwrap().contains("r1c3"), "{v}");
+}
+
+#[tokio::test]
+async fn hint_finds_a_pencil_mark_that_leaves_out_the_digit() {
+    // r1c3's digit is 4; marks of "12" leave it out.
+    let mut marks = vec![String::new(); 81];
+    marks[2] = "12".into();
+    let (status, v) = post(app(), "/api/hint", json!({ "givens": P, "marks": marks })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["kind"], "mistake");
+    assert_eq!(v["restore_marks"], json!([{ "cell": 2, "digit": 4 }]));
+}
+
+#[tokio::test]
+async fn hint_on_a_solved_grid_says_so() {
+    let (status, v) = post(
+        app(),
+        "/api/hint",
+        json!({ "givens": P, "entries": SOLUTION }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["kind"], "solved");
+}
+
+#[tokio::test]
+async fn hint_rejects_marks_of_wrong_length() {
+    let (status, v) = post(
+        app(),
+        "/api/hint",
+        json!({ "givens": P, "marks": vec!["1"; 80] }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("found 80 cells; expected 81"), "{v}");
+}
+
+#[tokio::test]
+async fn hint_rejects_a_bad_mark() {
+    let mut marks = vec![String::new(); 81];
+    marks[5] = "1a".into();
+    let (status, v) = post(app(), "/api/hint", json!({ "givens": P, "marks": marks })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("r1c6"), "{v}");
+}
+
+#[tokio::test]
+async fn hint_rejects_an_overlong_mark() {
+    let mut marks = vec![String::new(); 81];
+    marks[0] = "1234567891".into();
+    let (status, v) = post(app(), "/api/hint", json!({ "givens": P, "marks": marks })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("at most 9"), "{v}");
+}
+
+#[tokio::test]
+async fn hint_rejects_givens_with_several_solutions() {
+    let line = format!("{}{}", &P[..60], ".".repeat(21));
+    let (status, v) = post(app(), "/api/hint", json!({ "givens": line })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("more than one solution"), "{v}");
+}
+
+// --- /api/solve -----------------------------------------------------------------------------
+
+#[tokio::test]
+async fn solve_returns_the_unique_solution() {
+    let (status, v) = post(app(), "/api/solve", json!({ "puzzle": P })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["solution"], SOLUTION);
+}
+
+#[tokio::test]
+async fn solve_rejects_an_empty_grid_as_not_unique() {
+    let (status, v) = post(app(), "/api/solve", json!({ "puzzle": ".".repeat(81) })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("more than one solution"), "{v}");
+}
+
+// --- Nothing panics -------------------------------------------------------------------------
+
+#[tokio::test]
+async fn random_bodies_never_get_a_500() {
+    // A small deterministic fuzz: mutated positions and junk to every POST endpoint.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let alphabet: Vec<char> = "0123456789.x \n{}\"é".chars().collect();
+    for round in 0..150 {
+        let len = [0, 1, 80, 81, 81, 81, 82, 200][(next() % 8) as usize];
+        let mut s: String = P.chars().take(len).collect();
+        while s.chars().count() < len {
+            s.push('.');
+        }
+        let mut cells: Vec<char> = s.chars().collect();
+        for _ in 0..(next() % 6) {
+            if !cells.is_empty() {
+                let i = (next() as usize) % cells.len();
+                cells[i] = alphabet[(next() as usize) % alphabet.len()];
+            }
+        }
+        let s: String = cells.into_iter().collect();
+        let uri = ["/api/import", "/api/check", "/api/hint", "/api/solve"][round % 4];
+        let body = match round % 3 {
+            0 => json!({ "puzzle": s }),
+            1 => json!({ "givens": P, "entries": s }),
+            _ => json!({ "givens": s, "marks": vec![s.clone(); (next() % 82) as usize] }),
+        };
+        let (status, v) = post(app(), uri, body.clone()).await;
+        assert!(
+            status.is_success() || status.is_client_error(),
+            "{uri} {body}: {status} {v}"
+        );
+        if !status.is_success() {
+            assert!(!error_of(&v).is_empty());
+        }
+    }
+}
