@@ -3,7 +3,6 @@
 //! TEMPORARY stand-in while `shudu_core::generate` is being written: the "generator" deals two
 //! fixed puzzles (and [`Symmetry`] is a local enum). Replaced by the real call when it lands.
 
-use std::fmt;
 use std::str::FromStr;
 
 use shudu_core::grids::Rng;
