@@ -112,7 +112,7 @@ fn agreement_with_sudoku_explainer() {
 #[test]
 fn no_step_contradicts_the_solution() {
     let Some(rows) = load() else { return };
-    for r in rows.iter().step_by(3) {
+    for r in &rows {
         let Solutions::Unique(sol) = solve_unique(&r.puzzle) else {
             panic!("not unique")
         };
@@ -147,4 +147,44 @@ fn no_step_contradicts_the_solution() {
         }
         let _ = (r.ep, r.ed);
     }
+}
+
+/// Prints our path for the puzzle in `LOGIC_PUZZLE` next to nothing else; compare it with SE's
+/// path in `se_calibration_paths.txt`.
+#[test]
+#[ignore = "a debugging aid: LOGIC_PUZZLE=<81 chars> cargo test ... print_path -- --ignored --nocapture"]
+fn print_path() {
+    let Some(line) = std::env::var_os("LOGIC_PUZZLE") else {
+        return;
+    };
+    let p: Puzzle = line.to_str().unwrap().parse().unwrap();
+    let g = grade(&p);
+    let mut board = shudu_core::logic::Board::new(&p);
+    let show = std::env::var("LOGIC_SHOW").ok();
+    for s in &g.steps {
+        if show.as_deref() == Some(s.technique) {
+            for r in 0..9 {
+                let row: Vec<String> = (0..9)
+                    .map(|c| {
+                        let cell = shudu_core::Cell::at(r, c);
+                        match board.value(cell) {
+                            Some(d) => format!("{:>9}", format!("={d}")),
+                            None => format!(
+                                "{:>9}",
+                                board
+                                    .candidates(cell)
+                                    .iter()
+                                    .map(|d| d.to_string())
+                                    .collect::<String>()
+                            ),
+                        }
+                    })
+                    .collect();
+                println!("{}", row.join(" "));
+            }
+        }
+        println!("{} {}: {}", s.rating, s.technique, s.text);
+        board.apply(s);
+    }
+    println!("ER {} EP {} ED {}", g.er, g.ep, g.ed);
 }

@@ -145,11 +145,13 @@ fn make_step(
             (t, r, vec![])
         }
     };
+    // SE applies a direct hint as its placement alone: the eliminations are only the reason.
+    let eliminations = if placements.is_empty() { elims } else { vec![] };
     Step {
         technique,
         rating: Rating(rating),
         placements,
-        eliminations: elims,
+        eliminations,
         cells,
         houses,
         text,

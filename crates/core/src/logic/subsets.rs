@@ -93,8 +93,9 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
                         return Some(Step {
                             technique,
                             rating: Rating(rating),
+                            // SE applies a direct hint as its placement alone.
                             placements: vec![(cell(c), digit(d))],
-                            eliminations: elims,
+                            eliminations: vec![],
                             cells,
                             houses: vec![house(h)],
                             text,

@@ -1,14 +1,704 @@
-//! Uniqueness techniques (they assume the puzzle has one solution): unique rectangles and loops
-//! (4.5 and up), and the bivalue universal grave, BUG (5.6 and up).
+//! Uniqueness techniques. They assume the puzzle has one solution, as every proper puzzle does.
+//!
+//! **Unique rectangles and loops** (4.5 and up). A *deadly pattern* is a loop of cells, each
+//! house on it holding exactly two of its cells, all with the same two candidates {a, b}: its
+//! a's and b's could be swapped, giving two solutions. So at least one cell of the loop must hold
+//! something else ("rescue" cells):
+//! * type 1: one rescue cell; it loses a and b;
+//! * type 2: the rescue cells all have one extra digit x; x is in one of them, so every cell
+//!   that sees them all loses x;
+//! * type 3: two rescue cells whose extra digits form a naked (or hidden) set with other cells
+//!   of a shared house; the rest of the house loses them (+0.1 per extra set size);
+//! * type 4: two rescue cells in one house where a is nowhere else; one of them is a, so
+//!   neither can be b.
+//!
+//! A rectangle (4 cells) rates 4.5; loops of 6 add 0.1, of 8 add 0.2, of 10 or more 0.5.
+//!
+//! **BUG**, bivalue universal grave (5.6 and up): if removing a few candidates ("BUG values")
+//! would leave every empty cell with two candidates and every digit with two places in every
+//! house, the puzzle would have several solutions; so one BUG value is true. Type 1 (one BUG
+//! cell: it takes its BUG value, 5.6), type 2 (one BUG digit: cells seeing all BUG cells lose it,
+//! 5.7), type 3 (a naked set with the BUG values, 5.7 and up), type 4 (two BUG cells in a house
+//! sharing another digit, 5.7).
+//!
+//! Search orders and tie-breaks follow SE's `UniqueLoops` and `BivalueUniversalGrave`.
 
-use super::{Board, Step};
+use super::subsets::combinations;
+use super::{bits, cell, digit, house, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS, PEERS};
+use crate::bitset::{Cell, Digit};
 
-/// The first unique rectangle or loop step.
-pub fn unique_loops(_board: &Board) -> Option<Step> {
+/// Upper bound on the loop search's recursive calls per step (SE has none; this keeps the search
+/// bounded on very open grids, where loops of two-candidate cells are rare anyway).
+const LOOP_BUDGET: usize = 200_000;
+
+struct Ul {
+    rating: u16,
+    kind: u8,
+    technique: &'static str,
+    text: String,
+    cells: Vec<Cell>,
+    placements: Vec<(Cell, Digit)>,
+    elims: Vec<(Cell, Digit)>,
+}
+
+/// SE's house order for a cell: box, row, column.
+fn houses_of(c: usize) -> [usize; 3] {
+    [
+        CELL_HOUSES[c][2] as usize,
+        CELL_HOUSES[c][0] as usize,
+        CELL_HOUSES[c][1] as usize,
+    ]
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_for_loops(
+    board: &Board,
+    c: usize,
+    both: u16,
+    path: &mut Vec<usize>,
+    allowed_ex: i32,
+    ex_values: u16,
+    last_kind: Option<usize>,
+    results: &mut Vec<Vec<usize>>,
+    budget: &mut usize,
+) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    path.push(c);
+    let mut ex = ex_values;
+    for (kind, h) in houses_of(c).into_iter().enumerate() {
+        if Some(kind) == last_kind {
+            continue;
+        }
+        for &n in &HOUSE_CELLS[h] {
+            let n = n as usize;
+            if path[0] == n && path.len() >= 4 {
+                results.push(path.clone());
+            } else if !path.contains(&n) {
+                let m = board.cands[n];
+                if m & both == both {
+                    // SE accumulates the extra digits over siblings too; kept for agreement.
+                    ex |= m & !both;
+                    let card = m.count_ones();
+                    if card == 2 || ex.count_ones() == 1 || allowed_ex > 0 {
+                        let next_allowed = allowed_ex - (card > 2) as i32;
+                        check_for_loops(
+                            board,
+                            n,
+                            both,
+                            path,
+                            next_allowed,
+                            ex,
+                            Some(kind),
+                            results,
+                            budget,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    path.pop();
+}
+
+fn is_valid_loop(path: &[usize]) -> bool {
+    let (mut odd, mut even) = (0u32, 0u32);
+    for (i, &c) in path.iter().enumerate() {
+        for h in houses_of(c) {
+            let set = if i % 2 == 1 { &mut odd } else { &mut even };
+            if *set >> h & 1 == 1 {
+                return false;
+            }
+            *set |= 1 << h;
+        }
+    }
+    odd == even
+}
+
+fn base_rating(len: usize) -> u16 {
+    let mut r = 45;
+    if len >= 10 {
+        r += 3;
+    }
+    if len >= 8 {
+        r += 2;
+    } else if len >= 6 {
+        r += 1;
+    }
+    r
+}
+
+fn name(len: usize, kind: u8) -> &'static str {
+    match (len, kind) {
+        (4, 1) => "Unique Rectangle type 1",
+        (4, 2) => "Unique Rectangle type 2",
+        (4, 3) => "Unique Rectangle type 3",
+        (4, _) => "Unique Rectangle type 4",
+        (6, 1) => "Unique Loop type 1",
+        (6, 2) => "Unique Loop type 2",
+        (6, 3) => "Unique Loop type 3",
+        (6, _) => "Unique Loop type 4",
+        (_, 1) => "Unique Loop (long) type 1",
+        (_, 2) => "Unique Loop (long) type 2",
+        (_, 3) => "Unique Loop (long) type 3",
+        _ => "Unique Loop (long) type 4",
+    }
+}
+
+/// Shared houses of two cells, in SE's order.
+fn common_houses(a: usize, b: usize) -> Vec<usize> {
+    houses_of(a)
+        .into_iter()
+        .filter(|h| houses_of(b).contains(h))
+        .collect()
+}
+
+fn index_in(h: usize, c: usize) -> usize {
+    HOUSE_CELLS[h]
+        .iter()
+        .position(|&x| x as usize == c)
+        .expect("cell in house")
+}
+
+/// The easiest unique rectangle or loop: lowest rating, then lowest type.
+pub fn unique_loops(board: &Board) -> Option<Step> {
+    let mut found: Vec<Ul> = Vec::new();
+    let mut budget = LOOP_BUDGET;
+    for c in 0..81 {
+        let m = board.cands[c];
+        if m.count_ones() != 2 {
+            continue;
+        }
+        let mut results = Vec::new();
+        let mut path = Vec::new();
+        check_for_loops(
+            board,
+            c,
+            m,
+            &mut path,
+            2,
+            0,
+            None,
+            &mut results,
+            &mut budget,
+        );
+        for lp in results {
+            if is_valid_loop(&lp) {
+                loop_hints(board, &lp, m, &mut found);
+            }
+        }
+    }
+    let best = found
+        .into_iter()
+        .enumerate()
+        .min_by_key(|(i, u)| (u.rating, u.kind, *i))?
+        .1;
+    Some(Step {
+        technique: best.technique,
+        rating: Rating(best.rating),
+        placements: best.placements,
+        eliminations: best.elims,
+        cells: best.cells,
+        houses: vec![],
+        text: best.text,
+    })
+}
+
+fn loop_hints(board: &Board, lp: &[usize], both: u16, out: &mut Vec<Ul>) {
+    let extra: Vec<usize> = lp
+        .iter()
+        .copied()
+        .filter(|&c| board.cands[c].count_ones() > 2)
+        .collect();
+    let len = lp.len();
+    let base = base_rating(len);
+    let cells: Vec<Cell> = lp.iter().map(|&c| cell(c)).collect();
+    let (v1, v2) = {
+        let mut it = bits(both);
+        (it.next().unwrap_or(0), it.next().unwrap_or(0))
+    };
+    let describe = |what: String| {
+        format!(
+            "{}: cells {} would form a deadly pattern on {} and {} (two solutions); {}",
+            name(len, 1).trim_end_matches(" type 1"),
+            super::cell_list(&cells),
+            v1 + 1,
+            v2 + 1,
+            what
+        )
+    };
+    let push =
+        |out: &mut Vec<Ul>, kind: u8, rating: u16, elims: Vec<(Cell, Digit)>, what: String| {
+            if elims.is_empty() {
+                return;
+            }
+            out.push(Ul {
+                rating,
+                kind,
+                technique: name(len, kind),
+                text: describe(format!("{what}; remove {}", super::elim_list(&elims))),
+                cells: cells.clone(),
+                placements: vec![],
+                elims,
+            });
+        };
+    match extra.len() {
+        1 => {
+            let r = extra[0];
+            let elims = bits(board.cands[r] & both)
+                .map(|d| (cell(r), digit(d)))
+                .collect();
+            push(
+                out,
+                1,
+                base,
+                elims,
+                format!("so {} cannot be {} or {}", cell(r), v1 + 1, v2 + 1),
+            );
+        }
+        n if n > 2 => type2(board, &extra, both, out, base, &push),
+        2 => {
+            let (r1, r2) = (extra[0], extra[1]);
+            let rest = (board.cands[r1] | board.cands[r2]) & !both;
+            if rest.count_ones() == 1 {
+                type2(board, &extra, both, out, base, &push);
+            } else if rest.count_ones() >= 2 {
+                type3(board, r1, r2, both, rest, out, base, &push);
+            }
+            type4(board, r1, r2, v1, v2, out, base, &push);
+        }
+        _ => {}
+    }
+}
+
+type Push<'a> = dyn Fn(&mut Vec<Ul>, u8, u16, Vec<(Cell, Digit)>, String) + 'a;
+
+fn type2(board: &Board, extra: &[usize], both: u16, out: &mut Vec<Ul>, base: u16, push: &Push) {
+    let value = (board.cands[extra[0]] & !both).trailing_zeros() as usize;
+    if value >= 9 {
+        return;
+    }
+    let elims: Vec<(Cell, Digit)> = (0..81)
+        .filter(|&o| {
+            !extra.contains(&o)
+                && board.cands[o] >> value & 1 == 1
+                && extra.iter().all(|&e| PEERS[e].contains(&(o as u8)))
+        })
+        .map(|o| (cell(o), digit(value)))
+        .collect();
+    push(
+        out,
+        2,
+        base,
+        elims,
+        format!(
+            "one of {} is {}",
+            super::cell_list(&extra.iter().map(|&c| cell(c)).collect::<Vec<_>>()),
+            value + 1
+        ),
+    );
+}
+
+#[allow(clippy::too_many_arguments)]
+fn type3(
+    board: &Board,
+    c1: usize,
+    c2: usize,
+    both: u16,
+    extra: u16,
+    out: &mut Vec<Ul>,
+    base: u16,
+    push: &Push,
+) {
+    for degree in extra.count_ones() as usize..=7 {
+        for h in common_houses(c1, c2) {
+            let empty = board.empty_count(h) as usize;
+            let (i1, i2) = (index_in(h, c1), index_in(h, c2));
+            if degree * 2 <= empty {
+                combinations(9, degree, |idx| {
+                    if idx >> i1 & 1 == 0 || idx >> i2 & 1 == 1 {
+                        return None;
+                    }
+                    let mut naked = extra & board.cands[c1] & board.cands[c2];
+                    let mut union = 0u16;
+                    let mut others = Vec::new();
+                    for k in bits(idx) {
+                        let p = if k == i1 {
+                            extra
+                        } else {
+                            let o = HOUSE_CELLS[h][k] as usize;
+                            others.push(o);
+                            naked |= board.cands[o];
+                            board.cands[o]
+                        };
+                        if p == 0 {
+                            return None;
+                        }
+                        union |= p;
+                    }
+                    if naked.count_ones() as usize != degree
+                        || union.count_ones() as usize != degree
+                    {
+                        return None;
+                    }
+                    let elims: Vec<(Cell, Digit)> = HOUSE_CELLS[h]
+                        .iter()
+                        .map(|&o| o as usize)
+                        .filter(|&o| o != c1 && o != c2 && !others.contains(&o))
+                        .flat_map(|o| {
+                            bits(board.cands[o] & union).map(move |d| (cell(o), digit(d)))
+                        })
+                        .collect();
+                    push(
+                        out,
+                        3,
+                        base + degree as u16 - 1,
+                        elims,
+                        format!(
+                            "so {} or {} holds one of {}, which makes a naked set {} with {} in {}",
+                            cell(c1),
+                            cell(c2),
+                            super::digit_list(extra),
+                            super::digit_list(union),
+                            super::cell_list(&others.iter().map(|&c| cell(c)).collect::<Vec<_>>()),
+                            house(h)
+                        ),
+                    );
+                    None::<()>
+                });
+            }
+            if degree * 2 < empty {
+                let rem: Vec<usize> = bits(0x1FF & !both & !extra).collect();
+                if degree >= 2 && degree - 2 <= rem.len() {
+                    combinations(rem.len(), degree - 2, |pick| {
+                        let mut values: u16 = both;
+                        for k in bits(pick) {
+                            values |= 1 << rem[k];
+                        }
+                        let mut union = 0u16;
+                        for d in bits(values) {
+                            let pos = board.positions(h, d) & !(1 << i2);
+                            if pos == 0 {
+                                // A digit already placed in the house is no part of a hidden set.
+                                return None;
+                            }
+                            union |= pos;
+                        }
+                        if union.count_ones() as usize != degree {
+                            return None;
+                        }
+                        let idx = union & !(1 << i1) & !(1 << i2);
+                        let elims: Vec<(Cell, Digit)> = bits(idx)
+                            .map(|k| HOUSE_CELLS[h][k] as usize)
+                            .flat_map(|o| {
+                                bits(board.cands[o] & !values).map(move |d| (cell(o), digit(d)))
+                            })
+                            .collect();
+                        push(
+                            out,
+                            3,
+                            base + idx.count_ones() as u16 - 1,
+                            elims,
+                            format!(
+                                "so {} or {} holds one of {}, and digits {} form a hidden set in {}",
+                                cell(c1),
+                                cell(c2),
+                                super::digit_list(extra),
+                                super::digit_list(values),
+                                house(h)
+                            ),
+                        );
+                        None::<()>
+                    });
+                }
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn type4(
+    board: &Board,
+    c1: usize,
+    c2: usize,
+    v1: usize,
+    v2: usize,
+    out: &mut Vec<Ul>,
+    base: u16,
+    push: &Push,
+) {
+    let (mut r1, mut r2) = (None, None);
+    for h in common_houses(c1, c2) {
+        let elsewhere = |d: usize| {
+            HOUSE_CELLS[h]
+                .iter()
+                .map(|&o| o as usize)
+                .any(|o| o != c1 && o != c2 && board.cands[o] >> d & 1 == 1)
+        };
+        if !elsewhere(v1) {
+            r1 = Some(h);
+        }
+        if !elsewhere(v2) {
+            r2 = Some(h);
+        }
+    }
+    let (h, lock, rem) = match (r1, r2) {
+        (Some(h), _) => (h, v1, v2),
+        (None, Some(h)) => (h, v2, v1),
+        _ => return,
+    };
+    let elims: Vec<(Cell, Digit)> = [c1, c2]
+        .into_iter()
+        .filter(|&c| board.cands[c] >> rem & 1 == 1)
+        .map(|c| (cell(c), digit(rem)))
+        .collect();
+    push(
+        out,
+        4,
+        base,
+        elims,
+        format!(
+            "in {}, {} can only go in {} or {}, so neither can be {}",
+            house(h),
+            lock + 1,
+            cell(c1),
+            cell(c2),
+            rem + 1
+        ),
+    );
+}
+
+/// The first BUG step, as SE finds it.
+pub fn bug(board: &Board) -> Option<Step> {
+    let mut temp = board.cands;
+    let mut bug_cells: Vec<usize> = Vec::new();
+    let mut bug_values = [0u16; 81];
+    let mut all_values = 0u16;
+    let mut common: Option<Vec<usize>> = None;
+    for &h in &super::SE_BRC {
+        let h = h as usize;
+        for d in 0..9 {
+            let pos = board.positions(h, d);
+            let n = pos.count_ones();
+            if n == 0 || n == 2 {
+                continue;
+            }
+            let new: Vec<usize> = bits(pos)
+                .map(|k| HOUSE_CELLS[h][k] as usize)
+                .filter(|&c| board.cands[c].count_ones() >= 3)
+                .collect();
+            if new.len() == 1 {
+                let c = new[0];
+                if !bug_cells.contains(&c) {
+                    bug_cells.push(c);
+                }
+                bug_values[c] |= 1 << d;
+                all_values |= 1 << d;
+                temp[c] &= !(1 << d);
+                let peers: Vec<usize> = PEERS[c].iter().map(|&p| p as usize).collect();
+                let mut cm = match common.take() {
+                    None => peers,
+                    Some(prev) => prev.into_iter().filter(|p| peers.contains(p)).collect(),
+                };
+                cm.retain(|p| !bug_cells.contains(p));
+                let empty = cm.is_empty();
+                common = Some(cm);
+                if bug_cells.len() > 1 && all_values.count_ones() > 1 && empty {
+                    return None;
+                }
+            }
+            if new.is_empty() {
+                return None;
+            }
+        }
+    }
+    for c in 0..81 {
+        if board.values[c] == 0 && temp[c].count_ones() != 2 {
+            return None;
+        }
+    }
+    for h in 0..27 {
+        for d in 0..9 {
+            let n = HOUSE_CELLS[h]
+                .iter()
+                .filter(|&&c| temp[c as usize] >> d & 1 == 1)
+                .count();
+            if n != 0 && n != 2 {
+                return None;
+            }
+        }
+    }
+    let common = common.unwrap_or_default();
+    let bug_list = super::cell_list(&bug_cells.iter().map(|&c| cell(c)).collect::<Vec<_>>());
+    let intro =
+        "BUG: without its extra candidates the grid would be a bivalue universal grave (two \
+                 solutions)";
+    if bug_cells.len() == 1 {
+        let c = bug_cells[0];
+        let d = all_values.trailing_zeros() as usize;
+        let elims: Vec<(Cell, Digit)> = bits(board.cands[c] & !all_values)
+            .map(|v| (cell(c), digit(v)))
+            .collect();
+        // With several BUG digits in the one cell, the cell keeps them all and loses the rest.
+        let (placements, text) = if all_values.count_ones() == 1 {
+            (
+                vec![(cell(c), digit(d))],
+                format!("{intro}, so {} must be {}", cell(c), d + 1),
+            )
+        } else {
+            (
+                vec![],
+                format!(
+                    "{intro}, so {} must be one of {}; remove {}",
+                    cell(c),
+                    super::digit_list(all_values),
+                    super::elim_list(&elims)
+                ),
+            )
+        };
+        if elims.is_empty() {
+            return None;
+        }
+        return Some(Step {
+            technique: "BUG type 1",
+            rating: Rating(56),
+            placements,
+            eliminations: elims,
+            cells: vec![cell(c)],
+            houses: vec![],
+            text,
+        });
+    }
+    if all_values.count_ones() == 1 {
+        let d = all_values.trailing_zeros() as usize;
+        let elims: Vec<(Cell, Digit)> = common
+            .iter()
+            .filter(|&&o| board.cands[o] >> d & 1 == 1)
+            .map(|&o| (cell(o), digit(d)))
+            .collect();
+        if !elims.is_empty() {
+            return Some(Step {
+                technique: "BUG type 2",
+                rating: Rating(57),
+                text: format!(
+                    "{intro}, so one of {bug_list} is {}; remove {}",
+                    d + 1,
+                    super::elim_list(&elims)
+                ),
+                placements: vec![],
+                eliminations: elims,
+                cells: bug_cells.iter().map(|&c| cell(c)).collect(),
+                houses: vec![],
+            });
+        }
+        if bug_cells.len() == 2 {
+            return bug4(board, &bug_cells, &bug_values, all_values, intro);
+        }
+        return None;
+    }
+    if !common.is_empty() {
+        if bug_cells.len() == 2 {
+            if let Some(s) = bug4(board, &bug_cells, &bug_values, all_values, intro) {
+                return Some(s);
+            }
+        }
+        return bug3(board, &bug_cells, all_values, &common, intro);
+    }
     None
 }
 
-/// The first BUG step.
-pub fn bug(_board: &Board) -> Option<Step> {
+fn bug4(board: &Board, bc: &[usize], bv: &[u16; 81], all: u16, intro: &str) -> Option<Step> {
+    let (c1, c2) = (bc[0], bc[1]);
+    let shared = board.cands[c1] & board.cands[c2] & !all;
+    if shared.count_ones() != 1 {
+        return None;
+    }
+    let h = *common_houses(c1, c2).first()?;
+    let value = shared.trailing_zeros() as usize;
+    let mut elims = Vec::new();
+    for c in [c1, c2] {
+        for d in bits(board.cands[c] & !bv[c] & !(1 << value)) {
+            elims.push((cell(c), digit(d)));
+        }
+    }
+    if elims.is_empty() {
+        return None;
+    }
+    Some(Step {
+        technique: "BUG type 4",
+        rating: Rating(57),
+        text: format!(
+            "{intro}; {} or {} holds its BUG digit, and {} in {} must go in one of them; remove {}",
+            cell(c1),
+            cell(c2),
+            value + 1,
+            house(h),
+            super::elim_list(&elims)
+        ),
+        placements: vec![],
+        eliminations: elims,
+        cells: vec![cell(c1), cell(c2)],
+        houses: vec![house(h)],
+    })
+}
+
+fn bug3(board: &Board, bc: &[usize], all: u16, common: &[usize], intro: &str) -> Option<Step> {
+    for kind in [2usize, 0, 1] {
+        let h = CELL_HOUSES[bc[0]][kind] as usize;
+        if !bc.iter().all(|&c| CELL_HOUSES[c][kind] as usize == h) {
+            continue;
+        }
+        let region: Vec<usize> = common
+            .iter()
+            .copied()
+            .filter(|&c| CELL_HOUSES[c][kind] as usize == h && board.values[c] == 0)
+            .collect();
+        for degree in 2..=6 {
+            if region.len() < degree {
+                continue;
+            }
+            let r = combinations(region.len(), degree - 1, |pick| {
+                let naked: Vec<usize> = bits(pick).map(|k| region[k]).collect();
+                let other = naked.iter().fold(0u16, |m, &c| m | board.cands[c]);
+                if other.count_ones() as usize != degree {
+                    return None;
+                }
+                let set = other | all;
+                if set.count_ones() as usize != degree {
+                    return None;
+                }
+                let elims: Vec<(Cell, Digit)> = region
+                    .iter()
+                    .copied()
+                    .filter(|c| !naked.contains(c) && !bc.contains(c))
+                    .flat_map(|o| bits(board.cands[o] & set).map(move |d| (cell(o), digit(d))))
+                    .collect();
+                if elims.is_empty() {
+                    return None;
+                }
+                Some(Step {
+                    technique: "BUG type 3",
+                    rating: Rating(57 + degree as u16 - 2),
+                    text: format!(
+                        "{intro}; the BUG digits {} make a naked set {} with {} in {}; remove {}",
+                        super::digit_list(all),
+                        super::digit_list(set),
+                        super::cell_list(&naked.iter().map(|&c| cell(c)).collect::<Vec<_>>()),
+                        house(h),
+                        super::elim_list(&elims)
+                    ),
+                    placements: vec![],
+                    eliminations: elims,
+                    cells: bc.iter().map(|&c| cell(c)).collect(),
+                    houses: vec![house(h)],
+                })
+            });
+            if r.is_some() {
+                return r;
+            }
+        }
+    }
     None
 }
