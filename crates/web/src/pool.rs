@@ -11,8 +11,11 @@
 //! requests a second while generation makes a few. Only a shelf that has never held a puzzle
 //! makes a request wait (up to [`PoolConfig::wait`]).
 //!
-//! Workers run at full speed while some shelf has nothing at all to serve, and at about half a
-//! core once every shelf can serve something, so a game being played keeps most of the machine.
+//! Workers run at full speed while a request waits for an empty shelf, or during the first
+//! [`WARM_UP`] while some shelf has nothing at all to serve; otherwise they top up the shelves at
+//! about a quarter of a core, so a game being played keeps most of the machine. (The rarest band,
+//! extreme, may take minutes of generation per puzzle; the workers never stop trying while its
+//! shelf is below capacity, but only at that quarter pace.)
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
@@ -66,12 +69,20 @@ pub struct Dealt {
 /// How many served puzzles a shelf keeps to deal equivalents of.
 const RESERVE: usize = 32;
 
+/// How long after start workers fill empty shelves at full speed.
+pub const WARM_UP: Duration = Duration::from_secs(300);
+
+/// In the background, workers rest this many times as long as they worked.
+const REST_FACTOR: u32 = 3;
+
 type Key = (Band, Symmetry);
 
 #[derive(Default)]
 struct Shelf {
     fresh: VecDeque<Dealt>,
     served: VecDeque<Dealt>,
+    /// Requests waiting for this shelf's first puzzle.
+    waiting: usize,
 }
 
 struct Inner {
@@ -81,6 +92,7 @@ struct Inner {
     /// Wakes requests waiting for an empty shelf.
     filled: tokio::sync::Notify,
     capacity: usize,
+    started: Instant,
 }
 
 impl Inner {
@@ -110,6 +122,7 @@ impl Pool {
             hungry: Condvar::new(),
             filled: tokio::sync::Notify::new(),
             capacity: config.capacity.max(1),
+            started: Instant::now(),
         });
         for w in 0..config.workers {
             let weak = Arc::downgrade(&inner);
@@ -180,8 +193,13 @@ impl Pool {
                         ..base
                     });
                 }
+                shelf.waiting += 1;
                 self.inner.hungry.notify_all();
             }
+            let _waiting = Waiting {
+                inner: &self.inner,
+                key: (band, symmetry),
+            };
             if tokio::time::timeout_at(deadline, notified).await.is_err() {
                 return Err(AppError::Unavailable(format!(
                     "no {} puzzle{} could be made in {} s; try again in a moment or pick another band",
@@ -193,6 +211,20 @@ impl Pool {
                     self.wait.as_secs()
                 )));
             }
+        }
+    }
+}
+
+/// Counts a request as waiting for a shelf while it lives (also when the request is dropped).
+struct Waiting<'a> {
+    inner: &'a Inner,
+    key: Key,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if let Some(shelf) = self.inner.lock().get_mut(&self.key) {
+            shelf.waiting = shelf.waiting.saturating_sub(1);
         }
     }
 }
@@ -209,23 +241,27 @@ fn file(inner: &Inner, dealt: Dealt) -> bool {
     }
 }
 
-/// What a worker should make next: the symmetry of a shelf that needs puzzles, and whether some
-/// shelf has nothing at all to serve (then the worker does not rest between puzzles).
+/// What a worker should make next: the symmetry of a shelf that needs puzzles, and whether to
+/// hurry (a request waits, or an empty shelf during the warm-up) rather than rest between puzzles.
 fn next_job(inner: &Inner, turn: usize) -> Option<(Symmetry, bool)> {
     let shelves = inner.lock();
+    let warming = inner.started.elapsed() < WARM_UP;
     let mut hungry: Vec<(Symmetry, bool)> = shelves
         .iter()
         .filter(|(_, s)| s.fresh.len() < inner.capacity)
-        .map(|(&(_, sym), s)| (sym, s.fresh.is_empty() && s.served.is_empty()))
+        .map(|(&(_, sym), s)| {
+            let starving = s.fresh.is_empty() && s.served.is_empty();
+            (sym, s.waiting > 0 || (warming && starving))
+        })
         .collect();
     if hungry.is_empty() {
         return None;
     }
-    // Starving shelves first; among equals, take turns so every symmetry gets served.
-    hungry.sort_by_key(|&(sym, starving)| (!starving, sym.name()));
-    let starving = hungry[0].1;
-    let first_class: Vec<_> = hungry.iter().filter(|h| h.1 == starving).collect();
-    Some((first_class[turn % first_class.len()].0, starving))
+    // Urgent shelves first; among equals, take turns so every symmetry gets served.
+    hungry.sort_by_key(|&(sym, urgent)| (!urgent, sym.name()));
+    let urgent = hungry[0].1;
+    let first_class: Vec<_> = hungry.iter().filter(|h| h.1 == urgent).collect();
+    Some((first_class[turn % first_class.len()].0, urgent))
 }
 
 /// A worker's loop: generate, grade, file; rest when every shelf is full. Ends when the pool is
@@ -234,7 +270,7 @@ fn work(pool: Weak<Inner>, mut rng: shudu_core::grids::Rng) {
     let mut turn = 0usize;
     loop {
         let Some(inner) = pool.upgrade() else { return };
-        let Some((symmetry, starving)) = next_job(&inner, turn) else {
+        let Some((symmetry, urgent)) = next_job(&inner, turn) else {
             // Sleep until a request takes a puzzle; wake now and then to notice a dropped pool.
             let shelves = inner.lock();
             let _ = inner
@@ -259,9 +295,8 @@ fn work(pool: Weak<Inner>, mut rng: shudu_core::grids::Rng) {
             inner.filled.notify_waiters();
         }
         drop(inner);
-        if !starving {
-            // Half a core once every shelf can serve something.
-            std::thread::sleep(started.elapsed());
+        if !urgent {
+            std::thread::sleep(started.elapsed() * REST_FACTOR);
         }
     }
 }

@@ -378,9 +378,17 @@ function render() {
       for (const i of HOUSES[k]) hintHouse.add(i);
     }
   }
+  // The digits the step is about, shown as candidates in its cells at the last stage.
+  const hintKey = new Map();
   if (hint && hint.stage >= 3) {
     for (const { cell, digit } of hint.data.placements) hintPlace.set(cell, digit);
     for (const { cell, digit } of hint.data.eliminations) hintElim.set(cell, (hintElim.get(cell) || 0) | bit(digit));
+    let digits = 0;
+    for (const { digit } of [...hint.data.placements, ...hint.data.eliminations]) digits |= bit(digit);
+    for (const i of hint.data.cells) {
+      const shown = (game.marks[i] || candidatesOf(i, vals)) & digits;
+      if (!vals[i] && shown) hintKey.set(i, shown);
+    }
   }
 
   for (let i = 0; i < 81; i++) {
@@ -410,12 +418,14 @@ function render() {
     } else {
       const m = game.marks[i];
       const elim = hintElim.get(i) || 0;
-      if (m || elim) {
-        const shown = m | elim;
+      const key = hintKey.get(i) || 0;
+      if (m || elim || key) {
+        const shown = m | elim | key;
         html = '<span class="marks">' + [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => {
           if (!(shown & bit(d))) return '<span></span>';
           const k = ['m'];
           if (settings.same && selVal === d) k.push('m-same');
+          if (key & bit(d)) k.push('m-key');
           if (elim & bit(d)) k.push('m-elim');
           return `<span class="${k.join(' ')}">${d}</span>`;
         }).join('') + '</span>';
@@ -458,7 +468,13 @@ function render() {
   $('undo').disabled = game.solved || game.history.length === 0;
   $('redo').disabled = game.solved || game.future.length === 0;
   for (const id of ['erase', 'fill-marks', 'clear-marks', 'hint', 'check', 'first-mistake', 'pencil']) {
-    $(id).disabled = game.solved;
+    $(id).disabled = game.solved || ui.paused;
+  }
+  for (const b of keys) b.disabled = game.solved || ui.paused;
+  $('pause').disabled = game.solved;
+  if (ui.paused) {
+    $('undo').disabled = true;
+    $('redo').disabled = true;
   }
   $('board').classList.toggle('solved', game.solved);
   $('clock-box').hidden = !settings.timer;
