@@ -103,10 +103,10 @@ fn agreement_with_sudoku_explainer() {
         rows.len(),
         "every calibration puzzle is uniquely solvable"
     );
-    // Floors actually reached (the issue asks 90 / 98 / 97).
-    assert!(pct(same) >= 0.0);
-    assert!(pct(close) >= 0.0);
-    assert!(pct(band) >= 0.0);
+    // Floors just under the figures reached (the issue asks 90 / 98 / 97).
+    assert!(pct(same) >= 97.5, "same ER on {:.1}%", pct(same));
+    assert!(pct(close) >= 98.5, "ER within 0.5 on {:.1}%", pct(close));
+    assert!(pct(band) >= 99.5, "same band on {:.1}%", pct(band));
 }
 
 #[test]

@@ -1,6 +1,29 @@
-//! Nishio, multiple and dynamic forcing chains.
+//! Forcing chains with several branches, after SE's `Chaining` rule with its multiple, dynamic
+//! and Nishio options.
+//!
+//! Each search assumes a candidate on (or off) and propagates: an on candidate turns off the
+//! cell's other candidates and the digit's other places in its houses; an off candidate turns on
+//! the cell's last candidate or the digit's last place in a house. In *dynamic* mode every off
+//! candidate is also removed from a working copy of the grid, so later links see the reduced
+//! grid (a link then also depends on the removals that made it: its "hidden parents").
+//!
+//! * **Nishio** (7.5 +): one digit at a time (X-links only), dynamic; an assumption that leads to
+//!   a contradiction is false.
+//! * **Multiple** (8.0 +): static; if every candidate of a cell (Cell Forcing Chains) or every
+//!   place of a digit in a house (Region Forcing Chains) implies the same thing, it holds.
+//! * **Dynamic** (8.5 +): dynamic; contradictions, double implications (a candidate on and off
+//!   implying the same), cell and region forcing chains.
+//! * **Dynamic (+)** (9.0 +): as dynamic, and when propagation stalls, pointing, claiming, hidden
+//!   and naked pairs and X-Wings on the working grid add eliminations.
+//!
+//! The rating is the mode's base plus SE's length bonus for the total number of distinct nodes
+//! over all branches. Every propagation visits each of the 1,458 potentials at most once, so each
+//! search is bounded.
 
-use super::{Board, Step};
+use std::collections::VecDeque;
+
+use super::{bits, cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS};
+use crate::bitset::{Cell, Digit};
 
 /// Which family of forcing chains to look for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -15,7 +38,636 @@ pub enum Mode {
     DynamicPlus,
 }
 
-/// The easiest forcing chain of the given family.
-pub fn forcing_chains(_board: &Board, _mode: Mode) -> Option<Step> {
-    None
+impl Mode {
+    fn dynamic(self) -> bool {
+        self != Mode::Multiple
+    }
+    fn nishio(self) -> bool {
+        self == Mode::Nishio
+    }
+    fn multiple(self) -> bool {
+        matches!(self, Mode::Multiple | Mode::Dynamic | Mode::DynamicPlus)
+    }
+    fn level(self) -> u8 {
+        (self == Mode::DynamicPlus) as u8
+    }
+    fn base(self) -> u16 {
+        match self {
+            Mode::Nishio => 75,
+            Mode::Multiple => 80,
+            Mode::Dynamic => 85,
+            Mode::DynamicPlus => 90,
+        }
+    }
+    fn prefix(self) -> &'static str {
+        match self {
+            Mode::Nishio => "Nishio ",
+            Mode::Multiple => "",
+            _ => "Dynamic ",
+        }
+    }
+    fn suffix(self) -> &'static str {
+        if self == Mode::DynamicPlus {
+            " (+)"
+        } else {
+            ""
+        }
+    }
+}
+
+/// Identity of a potential: `(cell * 9 + digit) * 2 + on`.
+type Id = u16;
+
+#[inline]
+fn id(c: usize, d: usize, on: bool) -> Id {
+    ((c * 9 + d) * 2 + on as usize) as Id
+}
+
+#[inline]
+fn id_cell(i: Id) -> usize {
+    i as usize / 18
+}
+
+#[inline]
+fn id_digit(i: Id) -> usize {
+    i as usize / 2 % 9
+}
+
+#[inline]
+fn id_on(i: Id) -> bool {
+    i & 1 == 1
+}
+
+const ABSENT: u32 = u32::MAX;
+
+/// The potentials one assumption implies: each with the potentials that implied it.
+#[derive(Clone)]
+struct Outcome {
+    /// Per identity: index into `nodes`, or ABSENT.
+    slot: Vec<u32>,
+    /// (identity, start in `pool`, number of parents), in insertion order.
+    nodes: Vec<(Id, u32, u16)>,
+    pool: Vec<Id>,
+    /// Set if propagation stopped at a contradiction: the on and off versions of one potential,
+    /// each as (identity, parents).
+    absurd: Option<[(Id, Vec<Id>); 2]>,
+}
+
+impl Outcome {
+    fn new() -> Outcome {
+        Outcome {
+            slot: vec![ABSENT; 1458],
+            nodes: Vec::with_capacity(256),
+            pool: Vec::with_capacity(512),
+            absurd: None,
+        }
+    }
+
+    fn contains(&self, i: Id) -> bool {
+        self.slot[i as usize] != ABSENT
+    }
+
+    fn add(&mut self, i: Id, parents: &[Id]) {
+        self.slot[i as usize] = self.nodes.len() as u32;
+        self.nodes
+            .push((i, self.pool.len() as u32, parents.len() as u16));
+        self.pool.extend_from_slice(parents);
+    }
+
+    fn parents(&self, i: Id) -> &[Id] {
+        let (_, s, n) = self.nodes[self.slot[i as usize] as usize];
+        &self.pool[s as usize..s as usize + n as usize]
+    }
+
+    fn ons(&self) -> impl Iterator<Item = Id> + '_ {
+        self.nodes.iter().map(|n| n.0).filter(|&i| id_on(i))
+    }
+
+    fn offs(&self) -> impl Iterator<Item = Id> + '_ {
+        self.nodes.iter().map(|n| n.0).filter(|&i| !id_on(i))
+    }
+
+    /// Distinct potentials among `start` and all its ancestors (SE's `getAncestorCount`), where
+    /// `start` is a node with the given parents (possibly not stored itself).
+    fn ancestors(&self, start: Id, start_parents: &[Id], seen: &mut Vec<bool>) -> usize {
+        seen.iter_mut().for_each(|s| *s = false);
+        let mut todo: Vec<Id> = Vec::with_capacity(64);
+        seen[start as usize] = true;
+        let mut n = 1;
+        for &p in start_parents {
+            if !seen[p as usize] {
+                seen[p as usize] = true;
+                n += 1;
+                todo.push(p);
+            }
+        }
+        while let Some(p) = todo.pop() {
+            if !self.contains(p) {
+                continue;
+            }
+            for &q in self.parents(p) {
+                if !seen[q as usize] {
+                    seen[q as usize] = true;
+                    n += 1;
+                    todo.push(q);
+                }
+            }
+        }
+        n
+    }
+
+    fn stored_ancestors(&self, i: Id, seen: &mut Vec<bool>) -> usize {
+        let ps: Vec<Id> = self.parents(i).to_vec();
+        self.ancestors(i, &ps, seen)
+    }
+
+    /// The chain to `i` as text, following first parents back to the assumption.
+    fn describe(&self, i: Id, first_parents: &[Id]) -> String {
+        let mut items = vec![pot_str(i)];
+        let mut next = first_parents.first().copied();
+        let mut guard = 0;
+        while let Some(p) = next {
+            items.push(pot_str(p));
+            next = if self.contains(p) {
+                self.parents(p).first().copied()
+            } else {
+                None
+            };
+            guard += 1;
+            if guard > 200 {
+                break;
+            }
+        }
+        items.reverse();
+        items.join(" → ")
+    }
+}
+
+fn pot_str(i: Id) -> String {
+    format!(
+        "{}{}{}",
+        cell(id_cell(i)),
+        if id_on(i) { "=" } else { "≠" },
+        id_digit(i) + 1
+    )
+}
+
+/// SE's link order for a cell's houses: box, row, column.
+#[inline]
+fn regions(c: usize) -> [usize; 3] {
+    [
+        CELL_HOUSES[c][2] as usize,
+        CELL_HOUSES[c][0] as usize,
+        CELL_HOUSES[c][1] as usize,
+    ]
+}
+
+#[inline]
+fn positions(cands: &[u16; 81], h: usize, d: usize) -> u16 {
+    let mut m = 0u16;
+    for (k, &c) in HOUSE_CELLS[h].iter().enumerate() {
+        m |= ((cands[c as usize] >> d) & 1) << k;
+    }
+    m
+}
+
+struct Engine<'a> {
+    board: &'a Board,
+    mode: Mode,
+}
+
+impl Engine<'_> {
+    /// SE's `doChaining`: completes `out` (holding the assumptions) with every implied
+    /// potential; stops at the first contradiction, recorded in `out.absurd`.
+    fn propagate(&self, out: &mut Outcome) {
+        let orig = &self.board.cands;
+        let mut cur = *orig;
+        let y = !self.mode.nishio();
+        let dynamic = self.mode.dynamic();
+        let mut pend_on: VecDeque<Id> = out.ons().collect();
+        let mut pend_off: VecDeque<Id> = out.offs().collect();
+        let mut made: Vec<(Id, Vec<Id>)> = Vec::with_capacity(32);
+        loop {
+            if let Some(p) = pend_on.pop_front() {
+                let (c, d) = (id_cell(p), id_digit(p));
+                made.clear();
+                if y {
+                    for v in bits(cur[c] & !(1 << d)) {
+                        made.push((id(c, v, false), vec![p]));
+                    }
+                }
+                for h in regions(c) {
+                    for &o in &HOUSE_CELLS[h] {
+                        let o = o as usize;
+                        if o != c && cur[o] >> d & 1 == 1 {
+                            let q = id(o, d, false);
+                            if !made.iter().any(|m| m.0 == q) {
+                                made.push((q, vec![p]));
+                            }
+                        }
+                    }
+                }
+                for (q, ps) in made.drain(..) {
+                    let conj = q | 1;
+                    if out.contains(conj) {
+                        out.absurd = Some([(conj, out.parents(conj).to_vec()), (q, ps)]);
+                        return;
+                    }
+                    if !out.contains(q) {
+                        out.add(q, &ps);
+                        pend_off.push_back(q);
+                    }
+                }
+            } else if let Some(p) = pend_off.pop_front() {
+                let (c, d) = (id_cell(p), id_digit(p));
+                made.clear();
+                if y && cur[c].count_ones() == 2 && cur[c] >> d & 1 == 1 {
+                    let v = (cur[c] & !(1 << d)).trailing_zeros() as usize;
+                    let mut ps = vec![p];
+                    for w in bits(orig[c] & !cur[c]) {
+                        ps.push(id(c, w, false));
+                    }
+                    made.push((id(c, v, true), ps));
+                }
+                for h in regions(c) {
+                    let pos = positions(&cur, h, d);
+                    if pos.count_ones() == 2 && pos >> index_in(h, c) & 1 == 1 {
+                        let k = (pos & !(1 << index_in(h, c))).trailing_zeros() as usize;
+                        let o = HOUSE_CELLS[h][k] as usize;
+                        let q = id(o, d, true);
+                        if !made.iter().any(|m| m.0 == q) {
+                            let mut ps = vec![p];
+                            for k2 in bits(positions(orig, h, d) & !pos) {
+                                ps.push(id(HOUSE_CELLS[h][k2] as usize, d, false));
+                            }
+                            made.push((q, ps));
+                        }
+                    }
+                }
+                if dynamic {
+                    cur[c] &= !(1 << d);
+                }
+                for (q, ps) in made.drain(..) {
+                    let conj = q & !1;
+                    if out.contains(conj) {
+                        out.absurd = Some([(q, ps), (conj, out.parents(conj).to_vec())]);
+                        return;
+                    }
+                    if !out.contains(q) {
+                        out.add(q, &ps);
+                        pend_on.push_back(q);
+                    }
+                }
+            } else {
+                if self.mode.level() > 0 {
+                    let extra = advanced_offs(&cur, orig, out);
+                    let mut any = false;
+                    for (q, ps) in extra {
+                        if !out.contains(q) {
+                            // The removal also turns off the candidate in the working grid.
+                            out.add(q, &ps);
+                            pend_off.push_back(q);
+                            any = true;
+                        }
+                    }
+                    if any {
+                        continue;
+                    }
+                }
+                return;
+            }
+        }
+    }
+
+    fn assume(&self, i: Id) -> Outcome {
+        let mut o = Outcome::new();
+        o.add(i, &[]);
+        self.propagate(&mut o);
+        o
+    }
+}
+
+/// Eliminations that simple techniques find on the working grid of a dynamic search (level 1,
+/// SE's "(+)"), each with the removals it rests on. Not implemented yet: level 1 finds nothing
+/// that level 0 does not.
+fn advanced_offs(_cur: &[u16; 81], _orig: &[u16; 81], _out: &Outcome) -> Vec<(Id, Vec<Id>)> {
+    Vec::new()
+}
+
+fn index_in(h: usize, c: usize) -> usize {
+    HOUSE_CELLS[h]
+        .iter()
+        .position(|&x| x as usize == c)
+        .expect("cell in house")
+}
+
+/// A found forcing chain before it becomes a step.
+struct Found {
+    rating: u16,
+    complexity: usize,
+    sort_key: u8,
+    technique: &'static str,
+    placements: Vec<(Cell, Digit)>,
+    eliminations: Vec<(Cell, Digit)>,
+    cells: Vec<Cell>,
+    text: String,
+}
+
+/// Removals and placement for "target holds" (an on target) or "target fails" (an off target).
+fn conclusion(board: &Board, target: Id) -> (Vec<(Cell, Digit)>, Vec<(Cell, Digit)>) {
+    let (c, d) = (id_cell(target), id_digit(target));
+    if id_on(target) {
+        let elims: Vec<(Cell, Digit)> = bits(board.cands[c] & !(1 << d))
+            .map(|v| (cell(c), digit(v)))
+            .collect();
+        (vec![(cell(c), digit(d))], elims)
+    } else if board.cands[c] >> d & 1 == 1 {
+        (vec![], vec![(cell(c), digit(d))])
+    } else {
+        (vec![], vec![])
+    }
+}
+
+fn name(mode: Mode, kind: &str) -> &'static str {
+    // A fixed table, so the technique names stay `&'static str`.
+    match (mode, kind) {
+        (Mode::Nishio, _) => "Nishio Forcing Chains",
+        (Mode::Multiple, "cell") => "Cell Forcing Chains",
+        (Mode::Multiple, _) => "Region Forcing Chains",
+        (Mode::Dynamic, "contradiction") => "Dynamic Contradiction Forcing Chains",
+        (Mode::Dynamic, "double") => "Dynamic Double Forcing Chains",
+        (Mode::Dynamic, "cell") => "Dynamic Cell Forcing Chains",
+        (Mode::Dynamic, _) => "Dynamic Region Forcing Chains",
+        (_, "contradiction") => "Dynamic Contradiction Forcing Chains (+)",
+        (_, "double") => "Dynamic Double Forcing Chains (+)",
+        (_, "cell") => "Dynamic Cell Forcing Chains (+)",
+        _ => "Dynamic Region Forcing Chains (+)",
+    }
+}
+
+/// The easiest forcing chain of the given family, as SE orders them: lowest rating, then fewest
+/// nodes, then kind.
+pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
+    if mode.level() > 0 {
+        // Until the nested techniques exist, level 1 would only repeat level 0.
+        return None;
+    }
+    let engine = Engine { board, mode };
+    let mut found: Vec<Found> = Vec::new();
+    let mut seen = vec![false; 1458];
+    let _ = (mode.prefix(), mode.suffix());
+    for c in 0..81 {
+        let m = board.cands[c];
+        let card = m.count_ones();
+        if board.values[c] != 0 || !(card > 2 || (card > 1 && mode.dynamic())) {
+            continue;
+        }
+        let mut value_on: Vec<(usize, Outcome)> = Vec::new();
+        for d in bits(m) {
+            let p_on = id(c, d, true);
+            let p_off = id(c, d, false);
+            let do_double = card >= 3 && !mode.nishio() && mode.dynamic();
+            let do_contradiction = mode.dynamic() || mode.nishio();
+            let on = engine.assume(p_on);
+            let off = if do_double || do_contradiction {
+                engine.assume(p_off)
+            } else {
+                Outcome::new()
+            };
+            if do_contradiction {
+                if let Some([(a, ap), (b, bp)]) = &on.absurd {
+                    let (pl, el) = conclusion(board, p_off);
+                    let cx = on.ancestors(*a, ap, &mut seen) + on.ancestors(*b, bp, &mut seen);
+                    push_found(
+                        &mut found,
+                        mode,
+                        "contradiction",
+                        7,
+                        cx,
+                        pl,
+                        el,
+                        vec![cell(c)],
+                        || {
+                            format!(
+                                "if {} then both {} and {}: so {}",
+                                pot_str(p_on),
+                                on.describe(*a, ap),
+                                on.describe(*b, bp),
+                                pot_str(p_off)
+                            )
+                        },
+                    );
+                }
+                if let Some([(a, ap), (b, bp)]) = &off.absurd {
+                    let (pl, el) = conclusion(board, p_on);
+                    let cx = off.ancestors(*a, ap, &mut seen) + off.ancestors(*b, bp, &mut seen);
+                    push_found(
+                        &mut found,
+                        mode,
+                        "contradiction",
+                        7,
+                        cx,
+                        pl,
+                        el,
+                        vec![cell(c)],
+                        || {
+                            format!(
+                                "if {} then both {} and {}: so {}",
+                                pot_str(p_off),
+                                off.describe(*a, ap),
+                                off.describe(*b, bp),
+                                pot_str(p_on)
+                            )
+                        },
+                    );
+                }
+            }
+            if do_double {
+                for t in on.ons().chain(on.offs()).collect::<Vec<_>>() {
+                    if !off.contains(t) {
+                        continue;
+                    }
+                    let (pl, el) = conclusion(board, t);
+                    if el.is_empty() {
+                        continue;
+                    }
+                    let cx = on.stored_ancestors(t, &mut seen) + off.stored_ancestors(t, &mut seen);
+                    push_found(
+                        &mut found,
+                        mode,
+                        "double",
+                        1,
+                        cx,
+                        pl,
+                        el,
+                        vec![cell(c)],
+                        || {
+                            format!(
+                                "{} and {} both imply {}: {} and {}",
+                                pot_str(p_on),
+                                pot_str(p_off),
+                                pot_str(t),
+                                on.describe(t, on.parents(t)),
+                                off.describe(t, off.parents(t))
+                            )
+                        },
+                    );
+                }
+            }
+            if !mode.nishio() {
+                region_chains(&engine, board, c, d, &on, &mut found, &mut seen);
+            }
+            value_on.push((d, on));
+        }
+        if !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
+            cell_chains(board, mode, c, &value_on, &mut found, &mut seen);
+        }
+    }
+    let best = found
+        .into_iter()
+        .enumerate()
+        .min_by_key(|(i, f)| (f.rating, f.complexity, f.sort_key, *i))?
+        .1;
+    Some(Step {
+        technique: best.technique,
+        rating: Rating(best.rating),
+        placements: best.placements,
+        eliminations: best.eliminations,
+        cells: best.cells,
+        houses: vec![],
+        text: best.text,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_found(
+    found: &mut Vec<Found>,
+    mode: Mode,
+    kind: &str,
+    sort_key: u8,
+    complexity: usize,
+    placements: Vec<(Cell, Digit)>,
+    eliminations: Vec<(Cell, Digit)>,
+    cells: Vec<Cell>,
+    text: impl FnOnce() -> String,
+) {
+    if eliminations.is_empty() && placements.is_empty() {
+        return;
+    }
+    let technique = name(mode, kind);
+    found.push(Found {
+        rating: mode.base() + length_bonus(complexity),
+        complexity,
+        sort_key,
+        technique,
+        placements,
+        eliminations,
+        cells,
+        text: format!("{technique}: {}", text()),
+    });
+}
+
+/// Targets implied by every branch: on targets first, then off, in the first branch's order.
+fn common_targets<'a>(branches: impl Iterator<Item = &'a Outcome> + Clone) -> Vec<Id> {
+    let mut it = branches.clone();
+    let Some(first) = it.next() else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    for want_on in [true, false] {
+        for (i, _, _) in &first.nodes {
+            if id_on(*i) == want_on && branches.clone().all(|b| b.contains(*i)) {
+                out.push(*i);
+            }
+        }
+    }
+    out
+}
+
+fn cell_chains(
+    board: &Board,
+    mode: Mode,
+    c: usize,
+    value_on: &[(usize, Outcome)],
+    found: &mut Vec<Found>,
+    seen: &mut Vec<bool>,
+) {
+    for t in common_targets(value_on.iter().map(|(_, o)| o)) {
+        let (pl, el) = conclusion(board, t);
+        if el.is_empty() {
+            continue;
+        }
+        let cx: usize = value_on
+            .iter()
+            .map(|(_, o)| o.stored_ancestors(t, seen))
+            .sum();
+        push_found(found, mode, "cell", 5, cx, pl, el, vec![cell(c)], || {
+            let branches: Vec<String> = value_on
+                .iter()
+                .map(|(_, o)| o.describe(t, o.parents(t)))
+                .collect();
+            format!(
+                "whichever digit {} takes, {}: {}",
+                cell(c),
+                pot_str(t),
+                branches.join("; ")
+            )
+        });
+    }
+}
+
+fn region_chains(
+    engine: &Engine,
+    board: &Board,
+    c: usize,
+    d: usize,
+    on: &Outcome,
+    found: &mut Vec<Found>,
+    seen: &mut Vec<bool>,
+) {
+    for h in regions(c) {
+        let pos = board.positions(h, d);
+        let n = pos.count_ones();
+        if !(n == 2 || (engine.mode.multiple() && n > 2)) {
+            continue;
+        }
+        let first = HOUSE_CELLS[h][pos.trailing_zeros() as usize] as usize;
+        if first != c {
+            continue;
+        }
+        let others: Vec<Outcome> = bits(pos)
+            .map(|k| HOUSE_CELLS[h][k] as usize)
+            .filter(|&o| o != c)
+            .map(|o| engine.assume(id(o, d, true)))
+            .collect();
+        let branches = || std::iter::once(on).chain(others.iter());
+        for t in common_targets(branches()) {
+            let (pl, el) = conclusion(board, t);
+            if el.is_empty() {
+                continue;
+            }
+            let cx: usize = branches().map(|o| o.stored_ancestors(t, seen)).sum();
+            push_found(
+                found,
+                engine.mode,
+                "region",
+                6,
+                cx,
+                pl,
+                el,
+                vec![cell(c)],
+                || {
+                    let texts: Vec<String> =
+                        branches().map(|o| o.describe(t, o.parents(t))).collect();
+                    format!(
+                        "wherever {} goes in {}, {}: {}",
+                        d + 1,
+                        super::house(h),
+                        pot_str(t),
+                        texts.join("; ")
+                    )
+                },
+            );
+        }
+    }
 }
