@@ -341,6 +341,26 @@ await step('dark mode and a phone-sized screen', async () => {
   await page.screenshot({ path: path.join(shots, 'shudu-e2e-phone-dark.png') });
 });
 
+await step('axe finds no accessibility violations, light or dark', async () => {
+  const axePath = path.join(path.dirname(new URL(import.meta.url).pathname), 'node_modules/axe-core/axe.min.js');
+  for (const colorScheme of ['light', 'dark']) {
+    // Injecting axe needs the page's Content-Security-Policy bypassed: a context of its own.
+    const ctx = await browser.newContext({ bypassCSP: true, colorScheme, viewport: { width: 1100, height: 800 } });
+    const p = await ctx.newPage();
+    await p.addInitScript(() => localStorage.setItem('shudu.settings.v1', '{"band":"easy"}'));
+    await p.goto(url);
+    await p.waitForSelector('body.ready');
+    await p.click('.cell[data-i="40"]');
+    await p.keyboard.press('Shift+Digit3');
+    await p.addScriptTag({ path: axePath });
+    const violations = await p.evaluate(async () =>
+      (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
+    await ctx.close();
+    assertEq(violations, [], `${colorScheme} violations`);
+  }
+});
+
 await step('no script errors', async () => {
   assertEq(pageErrors, [], 'page errors');
 });

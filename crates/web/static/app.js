@@ -457,9 +457,8 @@ function render() {
     const left = Math.max(0, 9 - counts[d]);
     b.querySelector('.key-left').textContent = left ? String(left) : '✓';
     b.classList.toggle('done', left === 0 && ![...conflicts].some((i) => vals[i] === d));
-    b.setAttribute('aria-label', ui.pencil
-      ? `Pencil mark ${d}`
-      : `${d}, ${left ? `${left} left` : 'all placed'}`);
+    // The name stays the visible digit; the count and the mode are the description.
+    b.title = `${ui.pencil ? 'Pencil mark' : 'Place'} ${d}: ${left ? `${left} left to place` : 'all placed'}`;
   }
   $('keypad').classList.toggle('pencil', ui.pencil);
   $('pencil').setAttribute('aria-pressed', String(ui.pencil));
