@@ -648,6 +648,7 @@ function checkWin() {
     ['Best time', s.best != null ? formatTime(s.best) : '—'],
   ].map(([k, v]) => `<div><dt>${k}</dt><dd>${v}</dd></div>`).join('');
   $('dlg-win').showModal();
+  $('win-new').focus();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -661,11 +662,16 @@ async function hintPress() {
   if (!ui.hint || ui.hint.key !== key) {
     try {
       $('hint').disabled = true;
+      $('hint-panel').hidden = false;
+      $('hint-stage').textContent = 'Hint';
+      $('hint-text').textContent = 'Looking for the next step…';
+      $('hint-next').hidden = true;
       const data = await api('/api/hint', { givens: game.puzzle, entries: entriesLine(), marks: marksList() });
       ui.hint = { key, data, stage: 1 };
       game.hints++;
       saveGame();
     } catch (e) {
+      hideHint();
       toast(e.message, 6000);
       return;
     } finally {
