@@ -31,6 +31,8 @@ struct Node {
     pot: u16,
     on: bool,
     parent: u32,
+    /// Links from the root.
+    depth: u16,
 }
 
 /// SE's region order for links: box, row, column.
@@ -59,6 +61,9 @@ struct Search<'a> {
     y: bool,
     x: bool,
     out: Vec<u16>,
+    /// Nodes deeper than this are not made: they could only give chains rated above the best
+    /// found so far (a node at depth d lies on a chain of at least d distinct nodes).
+    max_depth: u16,
 }
 
 impl<'a> Search<'a> {
@@ -72,6 +77,7 @@ impl<'a> Search<'a> {
             y,
             x,
             out: Vec::with_capacity(32),
+            max_depth: u16::MAX,
         }
     }
 
@@ -83,7 +89,17 @@ impl<'a> Search<'a> {
     }
 
     fn push(&mut self, pot: u16, on: bool, parent: u32) -> u32 {
-        self.nodes.push(Node { pot, on, parent });
+        let depth = if parent == NONE {
+            0
+        } else {
+            self.nodes[parent as usize].depth + 1
+        };
+        self.nodes.push(Node {
+            pot,
+            on,
+            parent,
+            depth,
+        });
         (self.nodes.len() - 1) as u32
     }
 
@@ -164,6 +180,9 @@ impl<'a> Search<'a> {
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             length += 1;
             while let Some(p) = self.pending_on.pop_front() {
+                if self.nodes[p as usize].depth >= self.max_depth {
+                    continue;
+                }
                 let pot = self.nodes[p as usize].pot;
                 self.on_to_off(pot);
                 for i in 0..self.out.len() {
@@ -179,6 +198,9 @@ impl<'a> Search<'a> {
             }
             length += 1;
             while let Some(p) = self.pending_off.pop_front() {
+                if self.nodes[p as usize].depth >= self.max_depth {
+                    continue;
+                }
                 let pot = self.nodes[p as usize].pot;
                 self.off_to_on(pot, self.x);
                 for i in 0..self.out.len() {
@@ -213,6 +235,9 @@ impl<'a> Search<'a> {
         let mut found: Vec<u32> = Vec::new();
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             while let Some(p) = self.pending_on.pop_front() {
+                if self.nodes[p as usize].depth >= self.max_depth {
+                    continue;
+                }
                 let pot = self.nodes[p as usize].pot;
                 self.on_to_off(pot);
                 for i in 0..self.out.len() {
@@ -230,6 +255,9 @@ impl<'a> Search<'a> {
                 }
             }
             while let Some(p) = self.pending_off.pop_front() {
+                if self.nodes[p as usize].depth >= self.max_depth {
+                    continue;
+                }
                 let pot = self.nodes[p as usize].pot;
                 self.off_to_on(pot, true);
                 for i in 0..self.out.len() {
@@ -273,6 +301,7 @@ impl<'a> Search<'a> {
                 } else {
                     out.len() as u32 + 1
                 },
+                depth: nd.depth,
             });
             k = nd.parent;
         }
@@ -319,8 +348,26 @@ fn chain_text(path: &[Node]) -> String {
         .join(" → ")
 }
 
+/// The deepest node worth making when the best rating so far is `best`: a chain through a node
+/// at depth `d` has at least `d` distinct nodes, so it rates at least `base + bonus(d)`.
+fn depth_limit(base: u16, best: u16) -> u16 {
+    if best == u16::MAX {
+        return u16::MAX;
+    }
+    let mut d: u16 = 0;
+    while d < 3000 && base + length_bonus(d as usize + 1) <= best {
+        d += 1;
+    }
+    d
+}
+
 /// SE's loop hints for one setting of the links: cycles and forcing chains from every candidate.
-fn loop_hints(board: &Board, y: bool, x: bool, out: &mut Vec<Found>) {
+/// `best` is the lowest rating found so far; searches stop where they could only rate higher.
+fn loop_hints(board: &Board, y: bool, x: bool, out: &mut Vec<Found>, best: &mut u16) {
+    let (cycle_base, chain_base) = if x && y { (70, 70) } else { (65, 66) };
+    if cycle_base.min(chain_base) > *best {
+        return;
+    }
     let mut search = Search::new(board, y, x);
     for c in 0..81 {
         let m = board.cands[c];
@@ -332,19 +379,23 @@ fn loop_hints(board: &Board, y: bool, x: bool, out: &mut Vec<Found>) {
                 continue;
             }
             let pot = (c * 9 + d) as u16;
+            search.max_depth = depth_limit(cycle_base, *best);
             let ends = search.cycles(pot);
             for e in ends {
                 let path = search.path(e);
                 if let Some(f) = cycle_hint(board, path, y, x) {
+                    *best = (*best).min(f.rating);
                     out.push(f);
                 }
             }
             if x {
                 let mut chains = Vec::new();
+                search.max_depth = depth_limit(chain_base, *best);
                 search.forcing(pot, true, &mut chains);
                 search.forcing(pot, false, &mut chains);
                 for (path, _) in chains {
                     if let Some(f) = forcing_hint(board, path, y, x) {
+                        *best = (*best).min(f.rating);
                         out.push(f);
                     }
                 }
@@ -442,9 +493,10 @@ fn forcing_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Foun
 /// both; the lowest rating wins, then the fewest nodes, then the kind.
 pub fn static_chains(board: &Board) -> Option<Step> {
     let mut all = Vec::new();
-    loop_hints(board, false, true, &mut all);
-    loop_hints(board, true, false, &mut all);
-    loop_hints(board, true, true, &mut all);
+    let mut best = u16::MAX;
+    loop_hints(board, false, true, &mut all, &mut best);
+    loop_hints(board, true, false, &mut all, &mut best);
+    loop_hints(board, true, true, &mut all, &mut best);
     let best = all
         .into_iter()
         .enumerate()

@@ -149,7 +149,7 @@ impl Outcome {
 
     /// Distinct potentials among `start` and all its ancestors (SE's `getAncestorCount`), where
     /// `start` is a node with the given parents (possibly not stored itself).
-    fn ancestors(&self, start: Id, start_parents: &[Id], seen: &mut Vec<bool>) -> usize {
+    fn ancestors(&self, start: Id, start_parents: &[Id], seen: &mut [bool]) -> usize {
         seen.iter_mut().for_each(|s| *s = false);
         let mut todo: Vec<Id> = Vec::with_capacity(64);
         seen[start as usize] = true;
@@ -176,7 +176,7 @@ impl Outcome {
         n
     }
 
-    fn stored_ancestors(&self, i: Id, seen: &mut Vec<bool>) -> usize {
+    fn stored_ancestors(&self, i: Id, seen: &mut [bool]) -> usize {
         let ps: Vec<Id> = self.parents(i).to_vec();
         self.ancestors(i, &ps, seen)
     }
@@ -374,7 +374,10 @@ struct Found {
 }
 
 /// Removals and placement for "target holds" (an on target) or "target fails" (an off target).
-fn conclusion(board: &Board, target: Id) -> (Vec<(Cell, Digit)>, Vec<(Cell, Digit)>) {
+/// Placements and eliminations of a conclusion.
+type Deduction = (Vec<(Cell, Digit)>, Vec<(Cell, Digit)>);
+
+fn conclusion(board: &Board, target: Id) -> Deduction {
     let (c, d) = (id_cell(target), id_digit(target));
     if id_on(target) {
         let elims: Vec<(Cell, Digit)> = bits(board.cands[c] & !(1 << d))
@@ -590,7 +593,7 @@ fn cell_chains(
     c: usize,
     value_on: &[(usize, Outcome)],
     found: &mut Vec<Found>,
-    seen: &mut Vec<bool>,
+    seen: &mut [bool],
 ) {
     for t in common_targets(value_on.iter().map(|(_, o)| o)) {
         let (pl, el) = conclusion(board, t);
@@ -623,7 +626,7 @@ fn region_chains(
     d: usize,
     on: &Outcome,
     found: &mut Vec<Found>,
-    seen: &mut Vec<bool>,
+    seen: &mut [bool],
 ) {
     for h in regions(c) {
         let pos = board.positions(h, d);

@@ -374,6 +374,12 @@ pub fn next_step(board: &Board) -> Option<Step> {
     if board.is_solved() || board.is_broken() {
         return None;
     }
+    next_step_unchecked(board)
+}
+
+/// [`next_step`] without the check for a broken board (the grader's boards cannot break: every
+/// step is sound on a puzzle with a solution).
+fn next_step_unchecked(board: &Board) -> Option<Step> {
     singles::full_house_or_hidden_single(board)
         .or_else(|| intersections::locking(board, true))
         .or_else(|| subsets::hidden_set(board, 2, true))
@@ -416,20 +422,25 @@ const FALLBACK_RATING: Rating = Rating(100);
 /// Tens of microseconds for puzzles that singles solve; chains cost more (see BENCHMARKS.md).
 pub fn grade(puzzle: &Puzzle) -> Grade {
     let mut board = Board::new(puzzle);
-    let solution = match solve_unique(puzzle) {
-        Solutions::Unique(g) => Some(g),
-        _ => None,
-    };
+    // The solution is only needed when the techniques run out, so it is found lazily.
+    let mut solution: Option<Option<crate::grid::Grid>> = None;
+    let broken = board.is_broken();
     let mut steps = Vec::new();
     let (mut er, mut ep, mut ed) = (Rating(0), Rating(0), Rating(0));
     let mut placed_yet = false;
-    while !board.is_solved() {
-        let step = match next_step(&board) {
+    while !board.is_solved() && !broken {
+        let step = match next_step_unchecked(&board) {
             Some(s) => s,
-            None => match (&solution, board.is_broken()) {
-                (Some(sol), false) => fallback_step(&board, sol),
-                _ => break,
-            },
+            None => {
+                let sol = solution.get_or_insert_with(|| match solve_unique(puzzle) {
+                    Solutions::Unique(g) => Some(g),
+                    _ => None,
+                });
+                match sol {
+                    Some(sol) if !board.is_broken() => fallback_step(&board, sol),
+                    _ => break,
+                }
+            }
         };
         if steps.is_empty() {
             ed = step.rating;
@@ -441,6 +452,11 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
         }
         board.apply(&step);
         steps.push(step);
+        // Every step places a digit or removes a candidate, so at most 810 steps are possible;
+        // the cap only documents the bound.
+        if steps.len() > 810 {
+            break;
+        }
     }
     let mut techniques: Vec<(&'static str, usize)> = Vec::new();
     for s in &steps {
