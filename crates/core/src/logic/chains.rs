@@ -51,8 +51,75 @@ fn ident(pot: u16, on: bool) -> usize {
     pot as usize * 2 + on as usize
 }
 
+const NONE16: u16 = u16::MAX;
+
+/// The links of a board, computed once per search: for each potential (cell * 9 + digit), the
+/// same digit in its peers (box, row, column order, no repeats), its conjugates (the digit's
+/// other place in a house where it has two, no repeats), and its cell's other candidate when
+/// the cell has two.
+struct Links {
+    peers: Vec<[u16; 20]>,
+    peer_len: Vec<u8>,
+    conj: Vec<[u16; 3]>,
+    conj_len: Vec<u8>,
+    mate: Vec<u16>,
+}
+
+impl Links {
+    fn new(board: &Board) -> Links {
+        let mut l = Links {
+            peers: vec![[0; 20]; 729],
+            peer_len: vec![0; 729],
+            conj: vec![[0; 3]; 729],
+            conj_len: vec![0; 729],
+            mate: vec![NONE16; 729],
+        };
+        let pos: Vec<[u16; 9]> = (0..27)
+            .map(|h| std::array::from_fn(|d| board.positions(h, d)))
+            .collect();
+        for c in 0..81 {
+            let m = board.cands[c];
+            for d in super::bits(m) {
+                let p = c * 9 + d;
+                if m.count_ones() == 2 {
+                    l.mate[p] = (c * 9 + (m & !(1 << d)).trailing_zeros() as usize) as u16;
+                }
+                for h in regions(c) {
+                    for &o in &HOUSE_CELLS[h] {
+                        let o = o as usize;
+                        let q = (o * 9 + d) as u16;
+                        let n = l.peer_len[p] as usize;
+                        if o != c && board.cands[o] >> d & 1 == 1 && !l.peers[p][..n].contains(&q) {
+                            l.peers[p][n] = q;
+                            l.peer_len[p] += 1;
+                        }
+                    }
+                    let ps = pos[h][d];
+                    if ps.count_ones() == 2 {
+                        let mut other = 0;
+                        for k in super::bits(ps) {
+                            let o = HOUSE_CELLS[h][k] as usize;
+                            if o != c {
+                                other = o;
+                            }
+                        }
+                        let q = (other * 9 + d) as u16;
+                        let n = l.conj_len[p] as usize;
+                        if !l.conj[p][..n].contains(&q) {
+                            l.conj[p][n] = q;
+                            l.conj_len[p] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        l
+    }
+}
+
 struct Search<'a> {
     board: &'a Board,
+    links: &'a Links,
     nodes: Vec<Node>,
     /// Per identity: the first node seen, or NONE.
     seen: Vec<u32>,
@@ -67,9 +134,10 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(board: &'a Board, y: bool, x: bool) -> Search<'a> {
+    fn new(board: &'a Board, links: &'a Links, y: bool, x: bool) -> Search<'a> {
         Search {
             board,
+            links,
             nodes: Vec::with_capacity(512),
             seen: vec![NONE; 1458],
             pending_on: Default::default(),
@@ -119,53 +187,29 @@ impl<'a> Search<'a> {
     /// Off potentials forced by on potential `pot`, in SE's order, without repeats.
     fn on_to_off(&mut self, pot: u16) {
         self.out.clear();
+        let l = self.links;
         let (c, d) = (pot as usize / 9, pot as usize % 9);
         if self.y {
             for v in super::bits(self.board.cands[c] & !(1 << d)) {
                 self.out.push((c * 9 + v) as u16);
             }
         }
-        for h in regions(c) {
-            for &o in &HOUSE_CELLS[h] {
-                let o = o as usize;
-                if o != c && self.board.cands[o] >> d & 1 == 1 {
-                    let q = (o * 9 + d) as u16;
-                    if !self.out.contains(&q) {
-                        self.out.push(q);
-                    }
-                }
-            }
-        }
+        let p = pot as usize;
+        self.out
+            .extend_from_slice(&l.peers[p][..l.peer_len[p] as usize]);
     }
 
     /// On potentials forced by off potential `pot`, in SE's order, without repeats.
     fn off_to_on(&mut self, pot: u16, x: bool) {
         self.out.clear();
-        let (c, d) = (pot as usize / 9, pot as usize % 9);
-        if self.y {
-            let m = self.board.cands[c];
-            if m.count_ones() == 2 {
-                let v = (m & !(1 << d)).trailing_zeros() as usize;
-                self.out.push((c * 9 + v) as u16);
-            }
+        let l = self.links;
+        let p = pot as usize;
+        if self.y && l.mate[p] != NONE16 {
+            self.out.push(l.mate[p]);
         }
         if x {
-            for h in regions(c) {
-                let pos = self.board.positions(h, d);
-                if pos.count_ones() == 2 {
-                    let mut other = 0;
-                    for k in super::bits(pos) {
-                        let o = HOUSE_CELLS[h][k] as usize;
-                        if o != c {
-                            other = o;
-                        }
-                    }
-                    let q = (other * 9 + d) as u16;
-                    if !self.out.contains(&q) {
-                        self.out.push(q);
-                    }
-                }
-            }
+            self.out
+                .extend_from_slice(&l.conj[p][..l.conj_len[p] as usize]);
         }
     }
 
@@ -363,12 +407,19 @@ fn depth_limit(base: u16, best: u16) -> u16 {
 
 /// SE's loop hints for one setting of the links: cycles and forcing chains from every candidate.
 /// `best` is the lowest rating found so far; searches stop where they could only rate higher.
-fn loop_hints(board: &Board, y: bool, x: bool, out: &mut Vec<Found>, best: &mut u16) {
+fn loop_hints(
+    board: &Board,
+    links: &Links,
+    y: bool,
+    x: bool,
+    out: &mut Vec<Found>,
+    best: &mut u16,
+) {
     let (cycle_base, chain_base) = if x && y { (70, 70) } else { (65, 66) };
     if cycle_base.min(chain_base) > *best {
         return;
     }
-    let mut search = Search::new(board, y, x);
+    let mut search = Search::new(board, links, y, x);
     for c in 0..81 {
         let m = board.cands[c];
         if board.values[c] != 0 || m.count_ones() < 2 {
@@ -494,9 +545,10 @@ fn forcing_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Foun
 pub fn static_chains(board: &Board) -> Option<Step> {
     let mut all = Vec::new();
     let mut best = u16::MAX;
-    loop_hints(board, false, true, &mut all, &mut best);
-    loop_hints(board, true, false, &mut all, &mut best);
-    loop_hints(board, true, true, &mut all, &mut best);
+    let links = Links::new(board);
+    loop_hints(board, &links, false, true, &mut all, &mut best);
+    loop_hints(board, &links, true, false, &mut all, &mut best);
+    loop_hints(board, &links, true, true, &mut all, &mut best);
     let best = all
         .into_iter()
         .enumerate()

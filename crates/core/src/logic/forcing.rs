@@ -246,14 +246,18 @@ impl Engine<'_> {
         let dynamic = self.mode.dynamic();
         let mut pend_on: VecDeque<Id> = out.ons().collect();
         let mut pend_off: VecDeque<Id> = out.offs().collect();
-        let mut made: Vec<(Id, Vec<Id>)> = Vec::with_capacity(32);
+        // Potentials made by the current link, each with its parents (a range of `par`).
+        let mut made: Vec<(Id, u16, u16)> = Vec::with_capacity(32);
+        let mut par: Vec<Id> = Vec::with_capacity(64);
         loop {
+            made.clear();
+            par.clear();
             if let Some(p) = pend_on.pop_front() {
                 let (c, d) = (id_cell(p), id_digit(p));
-                made.clear();
+                par.push(p);
                 if y {
                     for v in bits(cur[c] & !(1 << d)) {
-                        made.push((id(c, v, false), vec![p]));
+                        made.push((id(c, v, false), 0, 1));
                     }
                 }
                 for h in regions(c) {
@@ -262,59 +266,63 @@ impl Engine<'_> {
                         if o != c && cur[o] >> d & 1 == 1 {
                             let q = id(o, d, false);
                             if !made.iter().any(|m| m.0 == q) {
-                                made.push((q, vec![p]));
+                                made.push((q, 0, 1));
                             }
                         }
                     }
                 }
-                for (q, ps) in made.drain(..) {
+                for &(q, s0, n) in &made {
+                    let ps = &par[s0 as usize..(s0 + n) as usize];
                     let conj = q | 1;
                     if out.contains(conj) {
-                        out.absurd = Some([(conj, out.parents(conj).to_vec()), (q, ps)]);
+                        out.absurd = Some([(conj, out.parents(conj).to_vec()), (q, ps.to_vec())]);
                         return;
                     }
                     if !out.contains(q) {
-                        out.add(q, &ps);
+                        out.add(q, ps);
                         pend_off.push_back(q);
                     }
                 }
             } else if let Some(p) = pend_off.pop_front() {
                 let (c, d) = (id_cell(p), id_digit(p));
-                made.clear();
                 if y && cur[c].count_ones() == 2 && cur[c] >> d & 1 == 1 {
                     let v = (cur[c] & !(1 << d)).trailing_zeros() as usize;
-                    let mut ps = vec![p];
+                    let s0 = par.len() as u16;
+                    par.push(p);
                     for w in bits(orig[c] & !cur[c]) {
-                        ps.push(id(c, w, false));
+                        par.push(id(c, w, false));
                     }
-                    made.push((id(c, v, true), ps));
+                    made.push((id(c, v, true), s0, par.len() as u16 - s0));
                 }
                 for h in regions(c) {
                     let pos = positions(&cur, h, d);
-                    if pos.count_ones() == 2 && pos >> index_in(h, c) & 1 == 1 {
-                        let k = (pos & !(1 << index_in(h, c))).trailing_zeros() as usize;
+                    let at = index_in(h, c);
+                    if pos.count_ones() == 2 && pos >> at & 1 == 1 {
+                        let k = (pos & !(1 << at)).trailing_zeros() as usize;
                         let o = HOUSE_CELLS[h][k] as usize;
                         let q = id(o, d, true);
                         if !made.iter().any(|m| m.0 == q) {
-                            let mut ps = vec![p];
+                            let s0 = par.len() as u16;
+                            par.push(p);
                             for k2 in bits(positions(orig, h, d) & !pos) {
-                                ps.push(id(HOUSE_CELLS[h][k2] as usize, d, false));
+                                par.push(id(HOUSE_CELLS[h][k2] as usize, d, false));
                             }
-                            made.push((q, ps));
+                            made.push((q, s0, par.len() as u16 - s0));
                         }
                     }
                 }
                 if dynamic {
                     cur[c] &= !(1 << d);
                 }
-                for (q, ps) in made.drain(..) {
+                for &(q, s0, n) in &made {
+                    let ps = &par[s0 as usize..(s0 + n) as usize];
                     let conj = q & !1;
                     if out.contains(conj) {
-                        out.absurd = Some([(q, ps), (conj, out.parents(conj).to_vec())]);
+                        out.absurd = Some([(q, ps.to_vec()), (conj, out.parents(conj).to_vec())]);
                         return;
                     }
                     if !out.contains(q) {
-                        out.add(q, &ps);
+                        out.add(q, ps);
                         pend_on.push_back(q);
                     }
                 }
@@ -354,11 +362,14 @@ fn advanced_offs(_cur: &[u16; 81], _orig: &[u16; 81], _out: &Outcome) -> Vec<(Id
     Vec::new()
 }
 
+/// The place of cell `c` in house `h` (which must hold it).
+#[inline]
 fn index_in(h: usize, c: usize) -> usize {
-    HOUSE_CELLS[h]
-        .iter()
-        .position(|&x| x as usize == c)
-        .expect("cell in house")
+    match h {
+        0..=8 => c % 9,
+        9..=17 => c / 9,
+        _ => (c / 9 % 3) * 3 + c % 3,
+    }
 }
 
 /// A found forcing chain before it becomes a step.
