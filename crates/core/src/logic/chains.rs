@@ -123,6 +123,9 @@ struct Search<'a> {
     nodes: Vec<Node>,
     /// Per identity: the first node seen, or NONE.
     seen: Vec<u32>,
+    /// `seen[i]` is valid if and only if `stamp[i] == generation` (cheaper than clearing).
+    stamp: Vec<u32>,
+    generation: u32,
     pending_on: std::collections::VecDeque<u32>,
     pending_off: std::collections::VecDeque<u32>,
     y: bool,
@@ -140,6 +143,8 @@ impl<'a> Search<'a> {
             links,
             nodes: Vec::with_capacity(512),
             seen: vec![NONE; 1458],
+            stamp: vec![0; 1458],
+            generation: 0,
             pending_on: Default::default(),
             pending_off: Default::default(),
             y,
@@ -151,9 +156,20 @@ impl<'a> Search<'a> {
 
     fn reset(&mut self) {
         self.nodes.clear();
-        self.seen.iter_mut().for_each(|s| *s = NONE);
+        self.generation += 1;
         self.pending_on.clear();
         self.pending_off.clear();
+    }
+
+    #[inline]
+    fn is_seen(&self, id: usize) -> bool {
+        self.stamp[id] == self.generation
+    }
+
+    #[inline]
+    fn mark(&mut self, id: usize, node: u32) {
+        self.stamp[id] = self.generation;
+        self.seen[id] = node;
     }
 
     fn push(&mut self, pot: u16, on: bool, parent: u32) -> u32 {
@@ -182,6 +198,13 @@ impl<'a> Search<'a> {
             k = nd.parent;
         }
         false
+    }
+
+    /// Whether off potential `q` forces on potential `target` with this search's links.
+    fn links_to(&self, q: u16, target: u16) -> bool {
+        let (l, p) = (self.links, q as usize);
+        (self.y && l.mate[p] == target)
+            || (self.x && l.conj[p][..l.conj_len[p] as usize].contains(&target))
     }
 
     /// Off potentials forced by on potential `pot`, in SE's order, without repeats.
@@ -218,7 +241,7 @@ impl<'a> Search<'a> {
         self.reset();
         let mut found = Vec::new();
         let s = self.push(source, true, NONE);
-        self.seen[ident(source, true)] = s;
+        self.mark(ident(source, true), s);
         self.pending_on.push_back(s);
         let mut length = 0;
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
@@ -231,12 +254,17 @@ impl<'a> Search<'a> {
                 self.on_to_off(pot);
                 for i in 0..self.out.len() {
                     let q = self.out[i];
-                    if !self.is_ancestor(p, ident(q, false)) {
+                    let id = ident(q, false);
+                    // SE follows every path to an off potential, not only the first. A repeat
+                    // makes the same on potentials as the first (already seen), so it only
+                    // matters if it leads back to the source, closing a cycle.
+                    if !self.is_seen(id) {
                         let n = self.push(q, false, p);
                         self.pending_off.push_back(n);
-                        if self.seen[ident(q, false)] == NONE {
-                            self.seen[ident(q, false)] = n;
-                        }
+                        self.mark(id, n);
+                    } else if self.links_to(q, source) && !self.is_ancestor(p, id) {
+                        let n = self.push(q, false, p);
+                        self.pending_off.push_back(n);
                     }
                 }
             }
@@ -254,9 +282,9 @@ impl<'a> Search<'a> {
                         let n = self.push(q, true, p);
                         found.push(n);
                     }
-                    if self.seen[id] == NONE {
+                    if !self.is_seen(id) {
                         let n = self.push(q, true, p);
-                        self.seen[id] = n;
+                        self.mark(id, n);
                         self.pending_on.push_back(n);
                     }
                 }
@@ -270,7 +298,7 @@ impl<'a> Search<'a> {
     fn forcing(&mut self, source: u16, source_on: bool, chains: &mut Vec<(Vec<Node>, u32)>) {
         self.reset();
         let s = self.push(source, source_on, NONE);
-        self.seen[ident(source, source_on)] = s;
+        self.mark(ident(source, source_on), s);
         if source_on {
             self.pending_on.push_back(s);
         } else {
@@ -291,9 +319,10 @@ impl<'a> Search<'a> {
                         let n = self.push(q, false, p);
                         found.push(n);
                     }
-                    if !self.is_ancestor(p, id) && self.seen[id] == NONE {
+                    // An unseen potential cannot be an ancestor (SE's `isParent` filter).
+                    if !self.is_seen(id) {
                         let n = self.push(q, false, p);
-                        self.seen[id] = n;
+                        self.mark(id, n);
                         self.pending_off.push_back(n);
                     }
                 }
@@ -311,9 +340,9 @@ impl<'a> Search<'a> {
                         let n = self.push(q, true, p);
                         found.push(n);
                     }
-                    if self.seen[id] == NONE {
+                    if !self.is_seen(id) {
                         let n = self.push(q, true, p);
-                        self.seen[id] = n;
+                        self.mark(id, n);
                         self.pending_on.push_back(n);
                     }
                 }
@@ -543,12 +572,23 @@ fn forcing_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Foun
 /// The easiest cycle or forcing chain, as SE orders them: X-links only, then Y-links only, then
 /// both; the lowest rating wins, then the fewest nodes, then the kind.
 pub fn static_chains(board: &Board) -> Option<Step> {
-    let mut all = Vec::new();
-    let mut best = u16::MAX;
     let links = Links::new(board);
-    loop_hints(board, &links, false, true, &mut all, &mut best);
-    loop_hints(board, &links, true, false, &mut all, &mut best);
-    loop_hints(board, &links, true, true, &mut all, &mut best);
+    // Iterative deepening on the rating: a pass with bound `b` finds every chain rated `b` or
+    // less, in SE's order, so if it finds any, the easiest of them is SE's choice. Most chain
+    // steps rate 6.6 to 7.2, and the bounded passes are far cheaper than unbounded ones.
+    let mut all = Vec::new();
+    for bound in [66, 70, 72, 75, u16::MAX] {
+        let mut best = bound;
+        loop_hints(board, &links, false, true, &mut all, &mut best);
+        loop_hints(board, &links, true, false, &mut all, &mut best);
+        loop_hints(board, &links, true, true, &mut all, &mut best);
+        // Chains just past the depth limit may rate above the bound; only those within it are
+        // known to be complete.
+        all.retain(|f| f.rating <= bound);
+        if !all.is_empty() {
+            break;
+        }
+    }
     let best = all
         .into_iter()
         .enumerate()

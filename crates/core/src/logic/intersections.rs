@@ -6,18 +6,22 @@
 use super::{cell, digit, house, Board, Rating, Step, HOUSE_CELLS};
 use crate::bitset::{Cell, Digit};
 
-/// Pairs of crossing houses in SE's order: (box, column), (box, row), (column, box), (row, box).
-fn crossing_pairs() -> impl Iterator<Item = (usize, usize)> {
-    let box_col = (0..9).flat_map(|b| (0..9).map(move |c| (18 + b, 9 + c)));
-    let box_row = (0..9).flat_map(|b| (0..9).map(move |r| (18 + b, r)));
-    let col_box = (0..9).flat_map(|c| (0..9).map(move |b| (9 + c, 18 + b)));
-    let row_box = (0..9).flat_map(|r| (0..9).map(move |b| (r, 18 + b)));
-    box_col
-        .chain(box_row)
-        .chain(col_box)
-        .chain(row_box)
-        .filter(|&(a, b)| crosses(a, b))
-}
+/// Pairs of crossing houses in SE's order: (box, column), (box, row), (column, box), (row, box),
+/// with the cell masks of both houses.
+static CROSSINGS: std::sync::LazyLock<Vec<(usize, usize, u128, u128)>> =
+    std::sync::LazyLock::new(|| {
+        let box_col = (0..9).flat_map(|b| (0..9).map(move |c| (18 + b, 9 + c)));
+        let box_row = (0..9).flat_map(|b| (0..9).map(move |r| (18 + b, r)));
+        let col_box = (0..9).flat_map(|c| (0..9).map(move |b| (9 + c, 18 + b)));
+        let row_box = (0..9).flat_map(|r| (0..9).map(move |b| (r, 18 + b)));
+        box_col
+            .chain(box_row)
+            .chain(col_box)
+            .chain(row_box)
+            .filter(|&(a, b)| crosses(a, b))
+            .map(|(a, b)| (a, b, house_mask(a), house_mask(b)))
+            .collect()
+    });
 
 /// Whether two houses of different kinds share cells.
 pub(crate) fn crosses(a: usize, b: usize) -> bool {
@@ -31,10 +35,18 @@ pub(crate) fn house_mask(h: usize) -> u128 {
 
 /// The first pointing or claiming step (`direct`: only those that give a hidden single).
 pub fn locking(board: &Board, direct: bool) -> Option<Step> {
-    for (h1, h2) in crossing_pairs() {
-        let m2 = house_mask(h2);
+    // Places of every digit in every house, once (this rule runs twice per step).
+    let mut places = [[0u16; 9]; 27];
+    for (h, row) in places.iter_mut().enumerate() {
+        for (k, &c) in HOUSE_CELLS[h].iter().enumerate() {
+            for d in super::bits(board.cands[c as usize]) {
+                row[d] |= 1 << k;
+            }
+        }
+    }
+    for &(h1, h2, m1, m2) in CROSSINGS.iter() {
         for d in 0..9 {
-            let pos = board.positions(h1, d);
+            let pos = places[h1][d];
             if pos.count_ones() <= 1 {
                 continue;
             }
@@ -42,7 +54,6 @@ pub fn locking(board: &Board, direct: bool) -> Option<Step> {
             if !all_in {
                 continue;
             }
-            let m1 = house_mask(h1);
             let elims: Vec<(Cell, Digit)> = HOUSE_CELLS[h2]
                 .iter()
                 .map(|&c| c as usize)
@@ -77,7 +88,7 @@ fn following_hidden_single(
     let kind = h1 / 9;
     let m2 = house_mask(h2);
     for h3 in kind * 9..kind * 9 + 9 {
-        if h3 == h1 || !crosses(h3, h2) {
+        if h3 == h1 || HOUSE_CELLS[h3].iter().all(|&c| m2 >> c & 1 == 0) {
             continue;
         }
         let pos = board.positions(h3, d);
