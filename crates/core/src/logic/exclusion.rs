@@ -1,9 +1,143 @@
-//! Aligned exclusion: two (6.2) or three (7.5) cells that see each other, or share enough
-//! peers, cannot take combinations of digits that would empty a cell they all see.
+//! Aligned exclusion, after SE's `AlignedPairExclusion` and `AlignedExclusion` rules: pair 6.2,
+//! triple 7.5.
+//!
+//! Take two (or three) base cells. A combination of digits for them is impossible if two base
+//! cells that share a house get the same digit, or if some cell that sees all the base cells
+//! ("excluder", with two or up to `n` candidates) would be left with none. A base cell's digit
+//! that appears in no possible combination is eliminated. The base cells must share at least two
+//! excluders; for triples, the third cell must be an excluder of one of the first two.
 
-use super::{Board, Step};
+use super::subsets::combinations;
+use super::{bits, cell, digit, sees, Board, Rating, Step, PEERS};
+use crate::bitset::{Cell, Digit};
 
-/// The first aligned pair (`n = 2`) or triple (`n = 3`) exclusion.
-pub fn aligned_exclusion(_board: &Board, _n: usize) -> Option<Step> {
+/// The first aligned pair (`degree = 2`) or triple (`degree = 3`) exclusion.
+pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
+    // Base cells (row-major) with their excluders, as SE collects them.
+    let mut base: Vec<usize> = Vec::new();
+    let mut excluders = [0u128; 81];
+    for c in 0..81 {
+        if board.cands[c].count_ones() < 2 {
+            continue;
+        }
+        let mut single = false;
+        let mut ex = 0u128;
+        for &p in &PEERS[c] {
+            let n = board.cands[p as usize].count_ones() as usize;
+            if n == 1 {
+                single = true;
+            } else if n >= 2 && n <= degree {
+                ex |= 1 << p;
+            }
+        }
+        if !single && ex != 0 {
+            base.push(c);
+            excluders[c] = ex;
+        }
+    }
+    if base.len() < degree {
+        return None;
+    }
+    let base_mask: u128 = base.iter().fold(0, |m, &c| m | 1 << c);
+    for i in 0..base.len() {
+        for j in i + 1..base.len() {
+            let (a, b) = (base[i], base[j]);
+            if degree == 2 {
+                if let Some(s) = try_cells(board, &[a, b], &excluders) {
+                    return Some(s);
+                }
+                continue;
+            }
+            let twin = (excluders[a] | excluders[b]) & base_mask & !(1 << a) & !(1 << b);
+            let tail: Vec<usize> = (0..81).filter(|&c| twin >> c & 1 == 1).collect();
+            let found = combinations(tail.len(), degree - 2, |pick| {
+                let mut cells = vec![a, b];
+                cells.extend(bits(pick).map(|k| tail[k]));
+                try_cells(board, &cells, &excluders)
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
     None
+}
+
+fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<Step> {
+    let common = cells.iter().fold(!0u128, |m, &c| m & excluders[c]);
+    if common.count_ones() < 2 {
+        return None;
+    }
+    let ex_masks: Vec<u16> = (0..81)
+        .filter(|&c| common >> c & 1 == 1)
+        .map(|c| board.cands[c])
+        .collect();
+    let n = cells.len();
+    // allowed[i]: digits of base cell i that appear in some possible combination.
+    let mut allowed = vec![0u16; n];
+    let mut values = vec![0usize; n];
+    enumerate(board, cells, &ex_masks, 0, &mut values, &mut allowed);
+    let mut elims: Vec<(Cell, Digit)> = Vec::new();
+    for (i, &c) in cells.iter().enumerate() {
+        for d in bits(board.cands[c] & !allowed[i]) {
+            elims.push((cell(c), digit(d)));
+        }
+    }
+    if elims.is_empty() {
+        return None;
+    }
+    let (technique, rating) = if n == 2 {
+        ("Aligned Pair Exclusion", 62)
+    } else {
+        ("Aligned Triplet Exclusion", 75)
+    };
+    let base_cells: Vec<Cell> = cells.iter().map(|&c| cell(c)).collect();
+    let ex_cells: Vec<Cell> = (0..81)
+        .filter(|&c| common >> c & 1 == 1)
+        .map(cell)
+        .collect();
+    Some(Step {
+        technique,
+        rating: Rating(rating),
+        placements: vec![],
+        text: format!(
+            "{technique}: cells {} cannot take digits that would leave one of {} (which see them \
+             all) empty, or repeat a digit in a house; so {}",
+            super::cell_list(&base_cells),
+            super::cell_list(&ex_cells),
+            super::elim_list(&elims)
+        ),
+        eliminations: elims,
+        cells: base_cells,
+        houses: vec![],
+    })
+}
+
+/// Tries every combination of digits for `cells[i..]`, marking the digits of possible ones.
+fn enumerate(
+    board: &Board,
+    cells: &[usize],
+    ex: &[u16],
+    i: usize,
+    values: &mut Vec<usize>,
+    allowed: &mut [u16],
+) {
+    if i == cells.len() {
+        let chosen = values.iter().fold(0u16, |m, &d| m | 1 << d);
+        if ex.iter().any(|&m| m & !chosen == 0) {
+            return;
+        }
+        for (k, &d) in values.iter().enumerate() {
+            allowed[k] |= 1 << d;
+        }
+        return;
+    }
+    for d in bits(board.cands[cells[i]]) {
+        // Two base cells sharing a house cannot hold the same digit.
+        if (0..i).any(|k| values[k] == d && sees(cells[k], cells[i])) {
+            continue;
+        }
+        values[i] = d;
+        enumerate(board, cells, ex, i + 1, values, allowed);
+    }
 }
