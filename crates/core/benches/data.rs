@@ -16,7 +16,11 @@ pub fn data_dir() -> PathBuf {
 pub fn load(name: &str) -> Option<Vec<Puzzle>> {
     let path = data_dir().join(name);
     match std::fs::read(&path) {
-        Ok(text) => Some(Reader::new(&text).map(|r| r.expect("data file parses").puzzle).collect()),
+        Ok(text) => Some(
+            Reader::new(&text)
+                .map(|r| r.expect("data file parses").puzzle)
+                .collect(),
+        ),
         Err(e) => {
             eprintln!("skipping {}: {e}", path.display());
             None

@@ -20,7 +20,9 @@ fn solve_and_check_uniqueness(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve_unique");
     group.sample_size(10);
     for &name in SETS {
-        let Some(mut puzzles) = data::load(name) else { continue };
+        let Some(mut puzzles) = data::load(name) else {
+            continue;
+        };
         // Big sets are cut to 10,000 puzzles so one iteration stays short.
         puzzles.truncate(10_000);
         group.throughput(Throughput::Elements(puzzles.len() as u64));
