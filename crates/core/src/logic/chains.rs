@@ -63,6 +63,12 @@ struct Links {
     conj: Vec<[u16; 3]>,
     conj_len: Vec<u8>,
     mate: Vec<u16>,
+    /// Cells holding each digit, as masks over the 81 cells.
+    cand: [u128; 9],
+    /// Cells whose candidates are exactly {d, v}, indexed `d * 9 + v`.
+    biv: Vec<u128>,
+    /// Per potential: the cells of its conjugates, as a mask.
+    conj_mask: Vec<u128>,
 }
 
 impl Links {
@@ -73,12 +79,24 @@ impl Links {
             conj: vec![[0; 3]; 729],
             conj_len: vec![0; 729],
             mate: vec![NONE16; 729],
+            cand: [0; 9],
+            biv: vec![0; 81],
+            conj_mask: vec![0; 729],
         };
         let pos: Vec<[u16; 9]> = (0..27)
             .map(|h| std::array::from_fn(|d| board.positions(h, d)))
             .collect();
         for c in 0..81 {
             let m = board.cands[c];
+            for d in super::bits(m) {
+                l.cand[d] |= 1 << c;
+            }
+            if m.count_ones() == 2 {
+                let mut it = super::bits(m);
+                let (a, b) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
+                l.biv[a * 9 + b] |= 1 << c;
+                l.biv[b * 9 + a] |= 1 << c;
+            }
             for d in super::bits(m) {
                 let p = c * 9 + d;
                 if m.count_ones() == 2 {
@@ -108,6 +126,7 @@ impl Links {
                         if !l.conj[p][..n].contains(&q) {
                             l.conj[p][n] = q;
                             l.conj_len[p] += 1;
+                            l.conj_mask[p] |= 1 << other;
                         }
                     }
                 }
@@ -382,6 +401,114 @@ impl<'a> Search<'a> {
     }
 }
 
+/// Peers of every cell, as masks.
+static PEER_MASK: std::sync::LazyLock<[u128; 81]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|c| PEERS[c].iter().fold(0u128, |m, &p| m | 1 << p))
+});
+
+/// The depth at which SE's forcing-chain search from `source` (on or off) first reaches the
+/// source's opposite, or `None` within `max_depth`. These are the breadth-first layers of
+/// `Search::forcing`, on bit masks (each digit's potentials as a mask over the cells). The
+/// rating only depends on this depth (the chain has depth + 1 distinct nodes), so the node by
+/// node search only runs for the chain finally chosen.
+///
+/// # Complexity
+/// A few hundred word operations per layer: the hot path of diabolical puzzles
+/// (`benches/logic.rs`, band diabolical).
+fn chain_depth(l: &Links, y: bool, source: u16, source_on: bool, max_depth: u16) -> Option<u16> {
+    let (sc, sd) = (source as usize / 9, source as usize % 9);
+    let sbit = 1u128 << sc;
+    let mut seen_on = [0u128; 9];
+    let mut seen_off = [0u128; 9];
+    let mut front_on = [0u128; 9];
+    let mut front_off = [0u128; 9];
+    // Depth of the on frontier and of the off frontier.
+    let (mut on_depth, mut off_depth): (u16, u16) = (0, 0);
+    if source_on {
+        seen_on[sd] = sbit;
+        front_on[sd] = sbit;
+    } else {
+        seen_off[sd] = sbit;
+        front_off[sd] = sbit;
+    }
+    loop {
+        // On frontier -> off potentials, one layer deeper.
+        if front_on.iter().any(|&m| m != 0) {
+            if on_depth >= max_depth {
+                return None;
+            }
+            let mut new_off = [0u128; 9];
+            for d in 0..9 {
+                let mut m = front_on[d];
+                let mut peers = 0u128;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    peers |= PEER_MASK[c];
+                }
+                new_off[d] |= peers & l.cand[d];
+            }
+            if y {
+                // A frontier cell on digit d loses its other candidates.
+                for v in 0..9 {
+                    let others = (0..9)
+                        .filter(|&d| d != v)
+                        .fold(0u128, |m, d| m | front_on[d]);
+                    new_off[v] |= others & l.cand[v];
+                }
+            }
+            if source_on && new_off[sd] & sbit != 0 {
+                return Some(on_depth + 1);
+            }
+            for d in 0..9 {
+                new_off[d] &= !seen_off[d];
+                seen_off[d] |= new_off[d];
+                front_off[d] = new_off[d];
+            }
+            off_depth = on_depth + 1;
+        }
+        // Off frontier -> on potentials, one layer deeper.
+        if front_off.iter().all(|&m| m == 0) || off_depth >= max_depth {
+            return None;
+        }
+        let mut new_on = [0u128; 9];
+        for d in 0..9 {
+            let f = front_off[d];
+            if f == 0 {
+                continue;
+            }
+            if y {
+                for v in 0..9 {
+                    if v != d {
+                        new_on[v] |= f & l.biv[d * 9 + v];
+                    }
+                }
+            }
+            let mut m = f;
+            while m != 0 {
+                let c = m.trailing_zeros() as usize;
+                m &= m - 1;
+                new_on[d] |= l.conj_mask[c * 9 + d];
+            }
+        }
+        if !source_on && new_on[sd] & sbit != 0 {
+            return Some(off_depth + 1);
+        }
+        let mut any = false;
+        for d in 0..9 {
+            new_on[d] &= !seen_on[d];
+            seen_on[d] |= new_on[d];
+            front_on[d] = new_on[d];
+            front_off[d] = 0;
+            any |= new_on[d] != 0;
+        }
+        if !any {
+            return None;
+        }
+        on_depth = off_depth + 1;
+    }
+}
+
 /// Distinct potentials (with truth value) on a path.
 fn distinct(path: &[Node]) -> usize {
     let mut seen = [0u64; 23];
@@ -402,7 +529,10 @@ struct Found {
     complexity: usize,
     sort_key: u8,
     technique: &'static str,
+    /// The chain, target first; empty for a forcing chain until it is chosen (see `lazy`).
     path: Vec<Node>,
+    /// For a forcing chain: its source, whether the source is on, and the links (y, x).
+    lazy: Option<(u16, bool, bool, bool)>,
     cycle: bool,
     placements: Vec<(Cell, Digit)>,
     eliminations: Vec<(Cell, Digit)>,
@@ -449,6 +579,9 @@ fn loop_hints(
         return;
     }
     let mut search = Search::new(board, links, y, x);
+    // Depth limits for the current best rating, recomputed only when it improves.
+    let mut limits_for = u16::MAX - 1;
+    let (mut cycle_limit, mut chain_limit) = (0, 0);
     for c in 0..81 {
         let m = board.cands[c];
         if board.values[c] != 0 || m.count_ones() < 2 {
@@ -459,7 +592,12 @@ fn loop_hints(
                 continue;
             }
             let pot = (c * 9 + d) as u16;
-            search.max_depth = depth_limit(cycle_base, *best);
+            if limits_for != *best {
+                limits_for = *best;
+                cycle_limit = depth_limit(cycle_base, *best);
+                chain_limit = depth_limit(chain_base, *best);
+            }
+            search.max_depth = cycle_limit;
             let ends = search.cycles(pot);
             for e in ends {
                 let path = search.path(e);
@@ -469,14 +607,13 @@ fn loop_hints(
                 }
             }
             if x {
-                let mut chains = Vec::new();
-                search.max_depth = depth_limit(chain_base, *best);
-                search.forcing(pot, true, &mut chains);
-                search.forcing(pot, false, &mut chains);
-                for (path, _) in chains {
-                    if let Some(f) = forcing_hint(board, path, y, x) {
-                        *best = (*best).min(f.rating);
-                        out.push(f);
+                for source_on in [true, false] {
+                    if let Some(depth) = chain_depth(links, y, pot, source_on, chain_limit) {
+                        let complexity = depth as usize + 1;
+                        if let Some(f) = forcing_hint(board, pot, !source_on, complexity, y, x) {
+                            *best = (*best).min(f.rating);
+                            out.push(f);
+                        }
                     }
                 }
             }
@@ -527,16 +664,25 @@ fn cycle_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Found>
         sort_key: key,
         technique,
         path,
+        lazy: None,
         cycle: true,
         placements: vec![],
         eliminations: elims,
     })
 }
 
-fn forcing_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Found> {
-    let target = path[0];
-    let (c, d) = (target.pot as usize / 9, target.pot as usize % 9);
-    let (placements, elims) = if target.on {
+/// A forcing chain from `pot` whose target is `pot` on (`target_on`) or off, with
+/// `complexity` distinct nodes; its path is found later if it is chosen.
+fn forcing_hint(
+    board: &Board,
+    pot: u16,
+    target_on: bool,
+    complexity: usize,
+    y: bool,
+    x: bool,
+) -> Option<Found> {
+    let (c, d) = (pot as usize / 9, pot as usize % 9);
+    let (placements, elims) = if target_on {
         (
             vec![(cell(c), digit(d))],
             super::bits(board.cands[c] & !(1 << d))
@@ -549,7 +695,6 @@ fn forcing_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Foun
     if elims.is_empty() {
         return None;
     }
-    let complexity = distinct(&path);
     let (base, technique, key) = if x && y {
         (70, "Forcing Chain", 4)
     } else if complexity == 6 {
@@ -562,7 +707,8 @@ fn forcing_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Foun
         complexity,
         sort_key: key,
         technique,
-        path,
+        path: Vec::new(),
+        lazy: Some((pot, !target_on, y, x)),
         cycle: false,
         placements,
         eliminations: elims,
@@ -589,12 +735,49 @@ pub fn static_chains(board: &Board) -> Option<Step> {
             break;
         }
     }
-    let best = all
+    let mut best = all
         .into_iter()
         .enumerate()
         .min_by_key(|(i, f)| (f.rating, f.complexity, f.sort_key, *i))?
         .1;
+    if let Some((pot, source_on, y, x)) = best.lazy {
+        // Rebuild the chosen chain node by node, in SE's order, for its cells and its text.
+        let mut search = Search::new(board, &links, y, x);
+        let mut chains = Vec::new();
+        search.forcing(pot, source_on, &mut chains);
+        if let Some((path, _)) = chains.into_iter().next() {
+            debug_assert_eq!(distinct(&path), best.complexity);
+            best.path = path;
+        }
+    }
     Some(to_step(best))
+}
+
+/// The kind of house two cells share, preferring a line: 0 row, 1 column, 2 box.
+fn link_kind(a: usize, b: usize) -> usize {
+    if a / 9 == b / 9 {
+        0
+    } else if a % 9 == b % 9 {
+        1
+    } else {
+        2
+    }
+}
+
+/// The common name of a Turbot Fish, from the houses of its two strong links: both in parallel
+/// lines, a skyscraper; a row and a column, a 2-string kite; one in a box, an empty rectangle
+/// (or another turbot fish).
+fn turbot_shape(f: &Found) -> Option<&'static str> {
+    if f.technique != "Turbot Fish" || f.path.len() != 6 {
+        return None;
+    }
+    // path: [start off, r' on, r off, q' on, q off, start on]; strong links q→q' and r→r'.
+    let c = |k: usize| f.path[k].pot as usize / 9;
+    Some(match (link_kind(c(4), c(3)), link_kind(c(2), c(1))) {
+        (0, 0) | (1, 1) => "a skyscraper",
+        (0, 1) | (1, 0) => "a 2-string kite",
+        _ => "an empty rectangle or turbot fish",
+    })
 }
 
 fn to_step(f: Found) -> Step {
@@ -615,11 +798,15 @@ fn to_step(f: Found) -> Step {
     } else {
         let start = f.path.last().expect("a chain has a start");
         let end = &f.path[0];
+        let name = match turbot_shape(&f) {
+            Some(shape) => format!("{} ({shape})", f.technique),
+            None => f.technique.to_string(),
+        };
         format!(
-            "{}: if {} then {}, so {}",
-            f.technique,
+            "{}: if {} then {}; so {}",
+            name,
             pot_str(start),
-            chain_text(&f.path),
+            chain_text(&f.path[..f.path.len() - 1]),
             pot_str(end)
         )
     };

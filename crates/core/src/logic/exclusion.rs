@@ -7,12 +7,18 @@
 //! that appears in no possible combination is eliminated. The base cells must share at least two
 //! excluders; for triples, the third cell must be an excluder of one of the first two.
 
-use super::subsets::combinations;
 use super::{bits, cell, digit, sees, Board, Rating, Step, PEERS};
 use crate::bitset::{Cell, Digit};
 
 /// The first aligned pair (`degree = 2`) or triple (`degree = 3`) exclusion.
+///
+/// # Panics
+/// If `degree` is not 2 or 3.
 pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
+    assert!(
+        degree == 2 || degree == 3,
+        "aligned exclusion of 2 or 3 cells"
+    );
     // Base cells (row-major) with their excluders, as SE collects them.
     let mut base: Vec<usize> = Vec::new();
     let mut excluders = [0u128; 81];
@@ -48,15 +54,12 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
                 }
                 continue;
             }
+            // Triples: the third cell is an excluder of one of the first two.
             let twin = (excluders[a] | excluders[b]) & base_mask & !(1 << a) & !(1 << b);
-            let tail: Vec<usize> = (0..81).filter(|&c| twin >> c & 1 == 1).collect();
-            let found = combinations(tail.len(), degree - 2, |pick| {
-                let mut cells = vec![a, b];
-                cells.extend(bits(pick).map(|k| tail[k]));
-                try_cells(board, &cells, &excluders)
-            });
-            if found.is_some() {
-                return found;
+            for t in (0..81).filter(|&c| twin >> c & 1 == 1) {
+                if let Some(s) = try_cells(board, &[a, b, t], &excluders) {
+                    return Some(s);
+                }
             }
         }
     }

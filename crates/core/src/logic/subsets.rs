@@ -9,6 +9,9 @@ use crate::bitset::{Cell, Digit};
 
 /// Calls `f` on every `k`-subset of `0..n` (as a bit mask), in lexicographic order, until it
 /// returns `Some`.
+///
+/// # Panics
+/// If `n > 16`.
 pub(crate) fn combinations<T>(
     n: usize,
     k: usize,
@@ -31,6 +34,7 @@ pub(crate) fn combinations<T>(
         }
         None
     }
+    assert!(n <= 16, "combinations of at most 16 items");
     if k > n {
         return None;
     }
