@@ -463,8 +463,8 @@ fn chain_depth(l: &Links, y: bool, source: u16, source_on: bool, max_depth: u16)
             for d in 0..9 {
                 new_off[d] &= !seen_off[d];
                 seen_off[d] |= new_off[d];
-                front_off[d] = new_off[d];
             }
+            front_off = new_off;
             off_depth = on_depth + 1;
         }
         // Off frontier -> on potentials, one layer deeper.
