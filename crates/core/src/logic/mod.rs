@@ -389,6 +389,11 @@ pub fn next_step(board: &Board) -> Option<Step> {
 /// [`next_step`] without the check for a broken board (the grader's boards cannot break: every
 /// step is sound on a puzzle with a solution).
 fn next_step_unchecked(board: &Board) -> Option<Step> {
+    basic_step(board).or_else(|| chain_step(board))
+}
+
+/// The steps up to BUG (rating 5.7 and below).
+fn basic_step(board: &Board) -> Option<Step> {
     // Early returns rather than an `or_else` chain, which moved the step through every link
     // (measurable on easy puzzles: `benches/logic.rs`).
     macro_rules! try_technique {
@@ -417,6 +422,18 @@ fn next_step_unchecked(board: &Board) -> Option<Step> {
     try_technique!(fish::fish(board, 4));
     try_technique!(subsets::hidden_set(board, 4, false));
     try_technique!(uniqueness::bug(board));
+    chain_step(board)
+}
+
+/// The steps from aligned pair exclusion on (6.2 and up): the costly ones.
+fn chain_step(board: &Board) -> Option<Step> {
+    macro_rules! try_technique {
+        ($e:expr) => {
+            if let Some(step) = $e {
+                return Some(step);
+            }
+        };
+    }
     try_technique!(exclusion::aligned_exclusion(board, 2));
     try_technique!(chains::static_chains(board));
     try_technique!(exclusion::aligned_exclusion(board, 3));
@@ -434,7 +451,9 @@ const FALLBACK_RATING: Rating = Rating(100);
 ///
 /// Never hangs: every technique is bounded, and each step removes at least one candidate. If no
 /// technique applies to a uniquely solvable puzzle, one cell of the solution is placed as a step
-/// rated 10.0 ("Nested Forcing Chains"), so every such puzzle is rated.
+/// rated 10.0 ("Nested Forcing Chains"), so every such puzzle is rated. A puzzle without a unique
+/// solution is solved as far as the techniques up to BUG go; then `solved` is false (unless they
+/// filled the grid).
 ///
 /// # Complexity
 /// Tens of microseconds for puzzles that singles solve; chains cost more (see BENCHMARKS.md).
@@ -447,16 +466,20 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
     let (mut er, mut ep, mut ed) = (Rating(0), Rating(0), Rating(0));
     let mut placed_yet = false;
     while !board.is_solved() && !broken {
-        let step = match next_step_unchecked(&board) {
+        let step = match basic_step(&board) {
             Some(s) => s,
             None => {
+                // Chains are costly, and on a puzzle without a unique solution they could
+                // search a long time for nothing: check uniqueness first (once).
                 let sol = solution.get_or_insert_with(|| match solve_unique(puzzle) {
                     Solutions::Unique(g) => Some(g),
                     _ => None,
                 });
-                match sol {
-                    Some(sol) if !board.is_broken() => fallback_step(&board, sol),
-                    _ => break,
+                let Some(sol) = sol else { break };
+                match chain_step(&board) {
+                    Some(s) => s,
+                    None if !board.is_broken() => fallback_step(&board, sol),
+                    None => break,
                 }
             }
         };
@@ -705,6 +728,60 @@ mod tests {
         }
         let err = "nightmare".parse::<Band>().unwrap_err().to_string();
         assert!(err.contains("nightmare") && err.contains("diabolical"));
+    }
+
+    #[test]
+    fn grade_stops_on_puzzles_without_a_unique_solution() {
+        let g = grade(&Puzzle::empty());
+        assert!(!g.solved);
+        assert!(g.steps.is_empty());
+        // Two equal givens in a row: no solution, nothing to do.
+        let mut p = Puzzle::empty();
+        p.set(Cell::at(0, 0), Digit::new(1));
+        p.set(Cell::at(0, 1), Digit::new(1));
+        assert!(!grade(&p).solved);
+    }
+
+    #[test]
+    fn player_position_uses_entries_and_marks() {
+        let givens: Puzzle =
+            "...9....3..1....78..7.3.21.......75...25....1.........7..8.5..4.59....8.32..1...9"
+                .parse()
+                .unwrap();
+        let mut entries = givens;
+        entries.set(Cell::at(1, 1), Digit::new(3));
+        let mut marks = [DigitSet::ALL; 81];
+        marks[0] = DigitSet::single(Digit::new(2).unwrap());
+        let b = Board::from_position(&givens, &entries, Some(&marks));
+        assert_eq!(b.value(Cell::at(1, 1)), Digit::new(3));
+        assert!(!b.is_given(Cell::at(1, 1)));
+        assert_eq!(b.candidates(Cell::at(0, 0)).len(), 1);
+        assert!(!b
+            .candidates(Cell::at(0, 1))
+            .contains(Digit::new(3).unwrap()));
+        // With r1c1 marked 2 only, the next step is a single.
+        let s = next_step(&b).unwrap();
+        assert!(s.rating <= Rating(23));
+        assert!(!s.hint_technique().is_empty() && !s.hint_where().is_empty());
+    }
+
+    #[test]
+    fn every_step_of_a_path_applies_to_the_board() {
+        let p: Puzzle =
+            "9...46.......29.......7..23......2.58.....46..62....8.4......5..3.85.6..67..9...."
+                .parse()
+                .unwrap();
+        let g = grade(&p);
+        assert!(g.solved);
+        assert_eq!(g.er, Rating(71));
+        let mut b = Board::new(&p);
+        for s in &g.steps {
+            assert_eq!(next_step(&b).as_ref(), Some(s));
+            b.apply(s);
+        }
+        assert!(b.is_solved());
+        assert_eq!(Band::of(g.er), g.band);
+        assert!(g.ep <= g.er && g.ed <= g.ep);
     }
 
     #[test]
