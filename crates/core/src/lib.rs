@@ -19,11 +19,13 @@
 //! - [`format`]: reading and writing the line, grid, pretty and JSON formats.
 //! - [`solver`]: the exact solver (solve, count, uniqueness).
 //! - [`grids`]: random complete grids, alone or in distinct batches.
+//! - [`generate`]: puzzles dug from grids: givens, symmetry, minimality.
 //! - [`error`]: the parse error with its position.
 
 pub mod bitset;
 pub mod error;
 pub mod format;
+pub mod generate;
 pub mod grid;
 pub mod grids;
 pub mod logic;

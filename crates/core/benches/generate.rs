@@ -1,0 +1,67 @@
+//! Puzzle generation, single thread: puzzles per second for each kind of request.
+//! `cargo bench -p shudu-core --bench generate`; figures in BENCHMARKS.md.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use shudu_core::generate::{generate_one, GenerateConfig, Symmetry};
+use shudu_core::grids::rng_for;
+
+fn bench(c: &mut Criterion, name: &str, config: GenerateConfig, per_iter: u64) {
+    let mut group = c.benchmark_group("generate");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(per_iter));
+    let mut rng = rng_for(11, 0);
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            let mut made = 0;
+            while made < per_iter {
+                if generate_one(&config, &mut rng).is_some() {
+                    made += 1;
+                }
+            }
+            made
+        })
+    });
+    group.finish();
+}
+
+fn generation(c: &mut Criterion) {
+    bench(
+        c,
+        "minimal",
+        GenerateConfig {
+            minimal: true,
+            ..GenerateConfig::default()
+        },
+        100,
+    );
+    bench(
+        c,
+        "rot180",
+        GenerateConfig {
+            symmetry: Symmetry::Rot180,
+            ..GenerateConfig::default()
+        },
+        100,
+    );
+    bench(
+        c,
+        "givens_30",
+        GenerateConfig {
+            givens: Some((30, 30)),
+            ..GenerateConfig::default()
+        },
+        100,
+    );
+    bench(
+        c,
+        "givens_22",
+        GenerateConfig {
+            givens: Some((22, 22)),
+            ..GenerateConfig::default()
+        },
+        10,
+    );
+}
+
+criterion_group!(benches, generation);
+criterion_main!(benches);
