@@ -219,6 +219,30 @@ impl<'a> Search<'a> {
         false
     }
 
+    /// Whether the loop ending at node `end` eliminates anything: a candidate outside the loop
+    /// that sees an on node and an off node of its digit on the loop (see `cycle_hint`).
+    fn cycle_removes_something(&self, end: u32) -> bool {
+        let mut forw = [0u128; 9];
+        let mut back = [0u128; 9];
+        let mut in_loop = 0u128;
+        let mut k = end;
+        while k != NONE {
+            let nd = self.nodes[k as usize];
+            if nd.parent == NONE {
+                break; // the root repeats the end
+            }
+            let (c, d) = (nd.pot as usize / 9, nd.pot as usize % 9);
+            in_loop |= 1 << c;
+            if nd.on {
+                forw[d] |= PEER_MASK[c];
+            } else {
+                back[d] |= PEER_MASK[c];
+            }
+            k = nd.parent;
+        }
+        (0..9).any(|d| forw[d] & back[d] & self.links.cand[d] & !in_loop != 0)
+    }
+
     /// Whether off potential `q` forces on potential `target` with this search's links.
     fn links_to(&self, q: u16, target: u16) -> bool {
         let (l, p) = (self.links, q as usize);
@@ -600,6 +624,10 @@ fn loop_hints(
             search.max_depth = cycle_limit;
             let ends = search.cycles(pot);
             for e in ends {
+                // Most loops remove nothing: test that on masks before building the hint.
+                if !search.cycle_removes_something(e) {
+                    continue;
+                }
                 let path = search.path(e);
                 if let Some(f) = cycle_hint(board, path, y, x) {
                     *best = (*best).min(f.rating);

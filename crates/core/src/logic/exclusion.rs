@@ -71,15 +71,31 @@ fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<S
     if common.count_ones() < 2 {
         return None;
     }
-    let ex_masks: Vec<u16> = (0..81)
-        .filter(|&c| common >> c & 1 == 1)
-        .map(|c| board.cands[c])
-        .collect();
+    let mut ex_masks = [0u16; 20];
+    let mut n_ex = 0;
+    for c in 0..81 {
+        if common >> c & 1 == 1 && n_ex < 20 {
+            ex_masks[n_ex] = board.cands[c];
+            n_ex += 1;
+        }
+    }
     let n = cells.len();
     // allowed[i]: digits of base cell i that appear in some possible combination.
-    let mut allowed = vec![0u16; n];
-    let mut values = vec![0usize; n];
-    enumerate(board, cells, &ex_masks, 0, &mut values, &mut allowed);
+    let mut allowed = [0u16; 3];
+    let mut values = [0usize; 3];
+    let full: [u16; 3] = std::array::from_fn(|i| if i < n { board.cands[cells[i]] } else { 0 });
+    enumerate(
+        board,
+        cells,
+        &ex_masks[..n_ex],
+        0,
+        &mut values,
+        &mut allowed,
+        &full,
+    );
+    if (0..n).all(|i| allowed[i] == full[i]) {
+        return None;
+    }
     let mut elims: Vec<(Cell, Digit)> = Vec::new();
     for (i, &c) in cells.iter().enumerate() {
         for d in bits(board.cands[c] & !allowed[i]) {
@@ -116,24 +132,26 @@ fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<S
     })
 }
 
-/// Tries every combination of digits for `cells[i..]`, marking the digits of possible ones.
+/// Tries every combination of digits for `cells[i..]`, marking the digits of possible ones;
+/// returns true once every digit of every base cell is marked (nothing left to find).
 fn enumerate(
     board: &Board,
     cells: &[usize],
     ex: &[u16],
     i: usize,
-    values: &mut Vec<usize>,
-    allowed: &mut [u16],
-) {
+    values: &mut [usize; 3],
+    allowed: &mut [u16; 3],
+    full: &[u16; 3],
+) -> bool {
     if i == cells.len() {
-        let chosen = values.iter().fold(0u16, |m, &d| m | 1 << d);
+        let chosen = values[..i].iter().fold(0u16, |m, &d| m | 1 << d);
         if ex.iter().any(|&m| m & !chosen == 0) {
-            return;
+            return false;
         }
-        for (k, &d) in values.iter().enumerate() {
+        for (k, &d) in values[..i].iter().enumerate() {
             allowed[k] |= 1 << d;
         }
-        return;
+        return allowed == full;
     }
     for d in bits(board.cands[cells[i]]) {
         // Two base cells sharing a house cannot hold the same digit.
@@ -141,6 +159,9 @@ fn enumerate(
             continue;
         }
         values[i] = d;
-        enumerate(board, cells, ex, i + 1, values, allowed);
+        if enumerate(board, cells, ex, i + 1, values, allowed, full) {
+            return true;
+        }
     }
+    false
 }

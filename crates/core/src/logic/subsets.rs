@@ -50,12 +50,15 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
             continue;
         }
         let pos: [u16; 9] = std::array::from_fn(|d| board.positions(h, d));
-        let found = combinations(9, degree, |digits| {
+        // Only digits with 1 to `degree` places can be in a hidden set of `degree` digits; the
+        // combinations of those keep SE's order (increasing digits).
+        let usable: Vec<usize> = (0..9)
+            .filter(|&d| (1..=degree as u32).contains(&pos[d].count_ones()))
+            .collect();
+        let found = combinations(usable.len(), degree, |pick| {
+            let digits = bits(pick).fold(0u16, |m, k| m | 1 << usable[k]);
             let mut union = 0u16;
             for d in bits(digits) {
-                if pos[d] == 0 {
-                    return None;
-                }
                 union |= pos[d];
             }
             if union.count_ones() as usize != degree {
