@@ -22,7 +22,7 @@
 //! | request | answer |
 //! |---|---|
 //! | `GET /api/bands` | `{"bands": ["easy", ..], "symmetries": ["none", ..]}` |
-//! | `GET /api/puzzle?band=hard&symmetry=rotational` | `{"puzzle", "band", "rating": "4.2", "givens": 24, "symmetry"}` |
+//! | `GET /api/puzzle?band=hard&symmetry=rot180` | `{"puzzle", "band", "rating": "4.2", "givens": 24, "symmetry": "rot180"}` |
 //! | `POST /api/import {"puzzle": ".."}` | `{"puzzle", "band", "rating", "givens"}` |
 //! | `POST /api/check {"givens", "entries"}` | `{"wrong": [cells], "conflicts": [cells], "complete", "solved"}` |
 //! | `POST /api/hint {"givens", "entries", "marks"}` | a hint (below) |

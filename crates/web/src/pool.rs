@@ -301,10 +301,12 @@ fn work(pool: Weak<Inner>, mut rng: shudu_core::grids::Rng) {
     }
 }
 
-/// A random puzzle equivalent to `p` that keeps `symmetry`: digits relabelled, and for puzzles
-/// without symmetry, bands, stacks, the rows of each band and the columns of each stack permuted
-/// and the whole maybe transposed. For symmetric givens only the eight rotations and reflections
-/// of the square are used, which map a 180°-symmetric pattern to one.
+/// A random puzzle equivalent to `p` whose givens keep `symmetry`: digits relabelled, and the
+/// grid's rows and columns permuted (bands, stacks, and lines inside each) and maybe transposed.
+/// Without symmetry any such permutation will do. With one, the permutations are drawn from those
+/// that commute with reversing the lines (a band order that is kept or reversed, the first band's
+/// lines mirrored in the last, the middle band kept or flipped), which keep most symmetries, and
+/// the result is checked: after a few misses only the digits are relabelled.
 pub(crate) fn equivalent<R: RngCore + ?Sized>(
     p: &Puzzle,
     symmetry: Symmetry,
@@ -312,28 +314,71 @@ pub(crate) fn equivalent<R: RngCore + ?Sized>(
 ) -> Puzzle {
     let mut digits: [u8; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
     digits[1..].shuffle(rng);
-    let (rows, cols, transpose) = match symmetry {
-        Symmetry::None => (line_permutation(rng), line_permutation(rng), rng.random()),
-        Symmetry::Rotational => {
-            let id: [usize; 9] = std::array::from_fn(|i| i);
-            let rev: [usize; 9] = std::array::from_fn(|i| 8 - i);
-            let pick = |b: bool| if b { rev } else { id };
-            (pick(rng.random()), pick(rng.random()), rng.random())
+    let relabelled = permuted(p, &digits, &IDENTITY, &IDENTITY, false);
+    if symmetry == Symmetry::None {
+        let (rows, cols) = (line_permutation(rng), line_permutation(rng));
+        return permuted(p, &digits, &rows, &cols, rng.random());
+    }
+    for _ in 0..8 {
+        let rows = mirrored_line_permutation(rng);
+        let cols = if rng.random() {
+            rows
+        } else {
+            mirrored_line_permutation(rng)
+        };
+        let q = permuted(p, &digits, &rows, &cols, rng.random());
+        if symmetry.holds_for(&q) {
+            return q;
         }
-    };
+    }
+    relabelled
+}
+
+const IDENTITY: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+
+/// `p` with digits renamed by `digits`, row `r` taken from `rows[r]`, column `c` from `cols[c]`,
+/// then maybe transposed.
+fn permuted(
+    p: &Puzzle,
+    digits: &[u8; 10],
+    rows: &[usize; 9],
+    cols: &[usize; 9],
+    transpose: bool,
+) -> Puzzle {
     let src = p.as_bytes();
     let mut out = [0u8; 81];
     for r in 0..9 {
         for c in 0..9 {
             let (sr, sc) = if transpose {
-                (cols[c], rows[r])
+                (rows[c], cols[r])
             } else {
                 (rows[r], cols[c])
             };
             out[r * 9 + c] = digits[src[sr * 9 + sc] as usize];
         }
     }
+    // Every byte is a digit or 0, so this cannot fail; fall back to `p` rather than panic.
     Puzzle::from_bytes(out).unwrap_or(*p)
+}
+
+/// A random line order that commutes with reversal (line `i` ↔ line `8 - i`): the bands kept or
+/// reversed, the first band's lines in a random order mirrored by the last band's, and the middle
+/// band kept or flipped.
+fn mirrored_line_permutation<R: RngCore + ?Sized>(rng: &mut R) -> [usize; 9] {
+    let mut inner = [0, 1, 2];
+    inner.shuffle(rng);
+    let mut out = IDENTITY;
+    for k in 0..3 {
+        out[k] = inner[k];
+        out[8 - k] = 8 - inner[k];
+    }
+    if rng.random() {
+        out.swap(3, 5);
+    }
+    if rng.random() {
+        out.reverse();
+    }
+    out
 }
 
 /// A random order of the nine rows (or columns) that keeps bands together: the bands shuffled,
@@ -380,10 +425,49 @@ mod tests {
                 .unwrap();
         let mut rng = shudu_core::grids::rng_for(3, 4);
         for _ in 0..20 {
-            let q = equivalent(&p, Symmetry::Rotational, &mut rng);
+            let q = equivalent(&p, Symmetry::Rot180, &mut rng);
             let b = q.as_bytes();
             for i in 0..81 {
                 assert_eq!(b[i] == 0, b[80 - i] == 0, "cell {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn equivalents_keep_every_symmetry_of_generated_puzzles() {
+        let mut rng = shudu_core::grids::rng_for(9, 10);
+        for symmetry in Symmetry::ALL {
+            let p = crate::engine::generate(symmetry, &mut rng);
+            assert!(symmetry.holds_for(&p), "{symmetry}: generated");
+            for _ in 0..10 {
+                let q = equivalent(&p, symmetry, &mut rng);
+                assert!(symmetry.holds_for(&q), "{symmetry}: {q}");
+                assert_eq!(q.givens(), p.givens());
+                assert!(matches!(solve_unique(&q), Solutions::Unique(_)));
+            }
+        }
+    }
+
+    #[test]
+    fn equivalents_of_symmetric_puzzles_move_the_pattern() {
+        let mut rng = shudu_core::grids::rng_for(11, 12);
+        for symmetry in [Symmetry::Rot180, Symmetry::MirrorH, Symmetry::Diagonal] {
+            let p = crate::engine::generate(symmetry, &mut rng);
+            let patterns: std::collections::HashSet<_> = (0..20)
+                .map(|_| equivalent(&p, symmetry, &mut rng).filled())
+                .collect();
+            assert!(patterns.len() > 3, "{symmetry}: {} patterns", patterns.len());
+        }
+    }
+
+    #[test]
+    fn mirrored_line_permutation_commutes_with_reversal() {
+        let mut rng = shudu_core::grids::rng_for(7, 8);
+        for _ in 0..50 {
+            let p = mirrored_line_permutation(&mut rng);
+            for i in 0..9 {
+                assert_eq!(p[8 - i], 8 - p[i], "{p:?}");
+                assert_eq!(p[i] / 3 == 1, i / 3 == 1, "{p:?}: the middle band stays");
             }
         }
     }

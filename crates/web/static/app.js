@@ -15,7 +15,7 @@ const LABEL = {
 };
 const STORE = { game: 'shudu.game.v1', stats: 'shudu.stats.v1', settings: 'shudu.settings.v1' };
 const DEFAULT_SETTINGS = {
-  theme: 'auto', timer: true, autoMarks: true, same: true, conflicts: true, symmetric: false,
+  theme: 'auto', timer: true, autoMarks: true, same: true, conflicts: true, symmetry: 'none',
   band: 'medium',
 };
 
@@ -608,7 +608,7 @@ async function newGame(confirmFirst = true) {
   setLoading(true, `Making ${/^[aeiou]/.test(band) ? 'an' : 'a'} ${LABEL[band].toLowerCase()} puzzle…`);
   try {
     const q = new URLSearchParams({ band });
-    if (settings.symmetric) q.set('symmetry', 'rotational');
+    if (settings.symmetry && settings.symmetry !== 'none') q.set('symmetry', settings.symmetry);
     const info = await api(`/api/puzzle?${q}`);
     startGame(info);
     announce(`New ${LABEL[info.band].toLowerCase()} puzzle, rating ${info.rating}.`);
@@ -920,7 +920,7 @@ function applySettings() {
   $('set-automarks').checked = settings.autoMarks;
   $('set-same').checked = settings.same;
   $('set-conflicts').checked = settings.conflicts;
-  $('set-symmetric').checked = settings.symmetric;
+  $('set-symmetry').value = settings.symmetry;
   render();
 }
 
@@ -1095,7 +1095,7 @@ function wire() {
   bindSetting('set-automarks', 'autoMarks');
   bindSetting('set-same', 'same');
   bindSetting('set-conflicts', 'conflicts');
-  bindSetting('set-symmetric', 'symmetric');
+  bindSetting('set-symmetry', 'symmetry', 'value');
   $('open-help').addEventListener('click', () => $('dlg-help').showModal());
 
   document.addEventListener('visibilitychange', () => { syncClock(); saveGame(); });
