@@ -22,10 +22,11 @@ pub struct CompatArgs {
     #[arg(
         short = 'c',
         value_name = "N",
-        value_parser = clap::value_parser!(u32).range(1..=1_000_000),
+        value_parser = clap::value_parser!(i64).range(1..=1_000_000),
+        allow_hyphen_values = true,
         conflicts_with = "solve"
     )]
-    create: Option<u32>,
+    create: Option<i64>,
     /// Solve every puzzle of FILE (9 lines of digits, 0 for empty, a blank line between puzzles;
     /// other formats are detected too) and write the solutions to sudoku.txt, in order.
     #[arg(short = 's', value_name = "FILE")]

@@ -1,11 +1,13 @@
 //! Loads the shared puzzle sets for the benches (`../shared/data` beside the repository, or the
 //! folder named by `SHUDU_DATA`).
+#![allow(dead_code)] // each bench uses a part
 
 use std::path::PathBuf;
 
 use shudu_core::format::Reader;
 use shudu_core::Puzzle;
 
+/// `../shared/data` beside the repository, or `SHUDU_DATA`.
 pub fn data_dir() -> PathBuf {
     std::env::var_os("SHUDU_DATA")
         .map(PathBuf::from)

@@ -1,4 +1,5 @@
 //! Random complete grids, single thread. `cargo bench -p shudu-core --bench grids`.
+#![allow(missing_docs)] // criterion_group! makes undocumented public functions
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shudu_core::grids::{random_grid, rng_for};

@@ -1,5 +1,6 @@
 //! Solve plus uniqueness check (count up to 2), single thread, per data set.
 //! `cargo bench -p shudu-core --bench solver`; figures in BENCHMARKS.md.
+#![allow(missing_docs)] // criterion_group! makes undocumented public functions
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shudu_core::solver::count_solutions;

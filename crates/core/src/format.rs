@@ -139,7 +139,7 @@ enum Layout {
     /// Block forms: row `r` on `lines[r]`, cell `c` of it at column `cols[r][c]`.
     Block {
         lines: [usize; 9],
-        cols: [[u16; 9]; 9],
+        cols: Box<[[u16; 9]; 9]>,
     },
     /// JSON: the line only.
     Json { line: usize },
@@ -357,7 +357,13 @@ impl<'a> Reader<'a> {
                 current = self.next_line();
             }
         }
-        Ok((cells, Layout::Block { lines, cols }))
+        Ok((
+            cells,
+            Layout::Block {
+                lines,
+                cols: Box::new(cols),
+            },
+        ))
     }
 }
 

@@ -239,12 +239,12 @@ impl State {
         self.prev[w] = a;
         // Hidden singles: a row or a box of the band with one place left.
         let mut singles = 0;
-        for r in 0..3 {
+        for (r, &box_mask) in BOX.iter().enumerate() {
             let row = a & (0x1FF << (9 * r));
-            if row & (row - 1) == 0 {
+            if row & row.wrapping_sub(1) == 0 {
                 singles |= row;
             }
-            let bx = a & BOX[r];
+            let bx = a & box_mask;
             if bx & bx.wrapping_sub(1) == 0 {
                 singles |= bx;
             }
@@ -351,9 +351,7 @@ impl State {
                 let pos = singles.trailing_zeros() as usize;
                 singles &= singles - 1;
                 let bit = 1 << pos;
-                let Some(d) = (0..9).find(|&d| self.cand[3 * d + b] & bit != 0) else {
-                    return None;
-                };
+                let d = (0..9).find(|&d| self.cand[3 * d + b] & bit != 0)?;
                 if !self.place(d, b, pos) {
                     return None;
                 }

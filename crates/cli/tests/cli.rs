@@ -1,0 +1,381 @@
+//! The `shudu` binary end to end: `grids`, `solve`, and the assignment's `-c` / `-s` mode.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::Read;
+use std::process::{Command as StdCommand, Stdio};
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn shudu() -> Command {
+    Command::cargo_bin("shudu").unwrap()
+}
+
+/// Whether `line` is a complete grid obeying every house.
+fn valid_grid(line: &str) -> bool {
+    let d: Vec<u8> = line.bytes().map(|b| b - b'0').collect();
+    if d.len() != 81 || d.iter().any(|&v| !(1..=9).contains(&v)) {
+        return false;
+    }
+    (0..27).all(|h| {
+        let cells: Vec<usize> = (0..9)
+            .map(|k| match h / 9 {
+                0 => (h % 9) * 9 + k,
+                1 => k * 9 + h % 9,
+                _ => ((h % 9) / 3 * 3 + k / 3) * 9 + (h % 3) * 3 + k % 3,
+            })
+            .collect();
+        let mut seen = 0u16;
+        cells.iter().all(|&c| {
+            let bit = 1 << d[c];
+            let fresh = seen & bit == 0;
+            seen |= bit;
+            fresh
+        })
+    })
+}
+
+/// Splits the assignment's grid format into 81-character lines, checking its layout exactly.
+fn parse_assignment_file(text: &str) -> Vec<String> {
+    assert!(
+        text.ends_with('\n') && !text.ends_with("\n\n"),
+        "no trailing blank line"
+    );
+    let blocks: Vec<&str> = text.trim_end_matches('\n').split("\n\n").collect();
+    blocks
+        .iter()
+        .map(|b| {
+            let rows: Vec<&str> = b.lines().collect();
+            assert_eq!(rows.len(), 9, "block {b:?}");
+            for r in &rows {
+                assert_eq!(r.len(), 17, "row {r:?}");
+                assert!(!r.ends_with(' '));
+                assert!(r.bytes().skip(1).step_by(2).all(|c| c == b' '), "row {r:?}");
+            }
+            rows.concat().replace(' ', "")
+        })
+        .collect()
+}
+
+#[test]
+fn grids_are_valid_distinct_and_counted() {
+    let out = shudu()
+        .args(["grids", "-n", "500", "--seed", "3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 500);
+    assert!(lines.iter().all(|l| valid_grid(l)));
+    assert_eq!(lines.iter().collect::<HashSet<_>>().len(), 500);
+}
+
+#[test]
+fn same_seed_same_grids_whatever_the_threads() {
+    let run = |threads: &str| {
+        shudu()
+            .args(["grids", "-n", "3000", "--seed", "42", "--threads", threads])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("4"));
+    let other = shudu()
+        .args(["grids", "-n", "3000", "--seed", "43"])
+        .output()
+        .unwrap()
+        .stdout;
+    assert_ne!(one, other);
+}
+
+#[test]
+fn grids_first_digit_and_formats() {
+    let out = shudu()
+        .args([
+            "grids",
+            "-n",
+            "20",
+            "--seed",
+            "1",
+            "--first-digit",
+            "7",
+            "--format",
+            "grid",
+        ])
+        .output()
+        .unwrap();
+    let grids = parse_assignment_file(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(grids.len(), 20);
+    assert!(grids.iter().all(|g| g.starts_with('7') && valid_grid(g)));
+
+    let pretty = shudu()
+        .args(["grids", "-n", "1", "--seed", "1", "--format", "pretty"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(pretty.stdout).unwrap();
+    assert_eq!(text.lines().count(), 13);
+    assert!(text.starts_with("+-------+-------+-------+\n| "));
+
+    let json = shudu()
+        .args(["grids", "-n", "2", "--seed", "1", "--format", "json"])
+        .output()
+        .unwrap();
+    for line in String::from_utf8(json.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(valid_grid(v["puzzle"].as_str().unwrap()));
+    }
+}
+
+#[test]
+fn grids_rejects_bad_arguments() {
+    shudu()
+        .args(["grids", "-n", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("0 is not in 1..=10000000"));
+    shudu()
+        .args(["grids", "-n", "5", "--first-digit", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("expected a digit from 1 to 9, found '0'"));
+    shudu()
+        .args(["grids"])
+        .assert()
+        .code(2)
+        .stderr(contains("--count"));
+}
+
+#[test]
+fn grids_output_file_is_written_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.txt");
+    shudu()
+        .args(["grids", "-n", "10", "--seed", "2", "-o"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 10);
+    // No temporary file is left beside it.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn solve_prints_the_solution() {
+    shudu()
+        .arg("solve")
+        .write_stdin(format!("{PUZZLE}\n"))
+        .assert()
+        .success()
+        .stdout(format!("{SOLUTION}\n"));
+}
+
+#[test]
+fn solve_reports_bad_puzzle_and_solves_the_rest() {
+    let input = format!(
+        "# header\n{PUZZLE}\n{}x{}\n{PUZZLE}\n",
+        &PUZZLE[..5],
+        &PUZZLE[6..]
+    );
+    shudu()
+        .arg("solve")
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .stdout(format!("{SOLUTION}\n{SOLUTION}\n"))
+        .stderr(contains(
+            "puzzle 2, line 3, column 6: found 'x'; expected 1-9, '.' or '0'",
+        ));
+}
+
+#[test]
+fn solve_reports_no_and_several_solutions() {
+    let empty = ".".repeat(81);
+    // Row 1 holds 1-8 and column 9 holds a 9 lower down: r1c9 has no digit left, a
+    // contradiction the parser cannot see (no digit repeats in a house).
+    let mut broken = format!("12345678.{}", ".".repeat(72)).into_bytes();
+    broken[4 * 9 + 8] = b'9';
+    let broken = String::from_utf8(broken).unwrap();
+    shudu()
+        .arg("solve")
+        .write_stdin(format!("{empty}\n{broken}\n"))
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(contains("puzzle 1, line 1: more than one solution"))
+        .stderr(contains("puzzle 2, line 2: no solution"));
+    let out = shudu()
+        .args(["solve", "--any"])
+        .write_stdin(format!("{empty}\n"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    assert!(valid_grid(String::from_utf8(out).unwrap().trim()));
+}
+
+#[test]
+fn solve_json_has_a_record_per_puzzle() {
+    let out = shudu()
+        .args(["solve", "--format", "json"])
+        .write_stdin(format!("{PUZZLE}\nnot a puzzle\n"))
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let records: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0]["status"], "unique");
+    assert_eq!(records[0]["solution"], SOLUTION);
+    assert_eq!(records[1]["status"], "invalid");
+    assert_eq!(records[1]["line"], 2);
+    assert!(records[1]["error"].as_str().unwrap().contains("found 'n'"));
+}
+
+#[test]
+fn solve_missing_file_is_an_input_error() {
+    shudu()
+        .args(["solve", "/nonexistent/p.txt"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot read /nonexistent/p.txt"));
+}
+
+#[test]
+fn create_writes_distinct_grids_in_the_assignment_format() {
+    let dir = tempfile::tempdir().unwrap();
+    shudu()
+        .current_dir(dir.path())
+        .args(["-c", "200"])
+        .assert()
+        .success();
+    let grids = parse_assignment_file(&fs::read_to_string(dir.path().join("sudoku.txt")).unwrap());
+    assert_eq!(grids.len(), 200);
+    assert!(grids.iter().all(|g| valid_grid(g) && g.starts_with('1')));
+    assert_eq!(grids.iter().collect::<HashSet<_>>().len(), 200);
+
+    shudu()
+        .current_dir(dir.path())
+        .args(["-c", "3", "--first-digit", "5"])
+        .assert()
+        .success();
+    let grids = parse_assignment_file(&fs::read_to_string(dir.path().join("sudoku.txt")).unwrap());
+    assert_eq!(grids.len(), 3, "sudoku.txt is replaced, not appended to");
+    assert!(grids.iter().all(|g| g.starts_with('5')));
+}
+
+#[test]
+fn argument_errors_leave_sudoku_txt_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("sudoku.txt");
+    fs::write(&target, "keep me\n").unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["-c", "abc"], "invalid value 'abc' for '-c <N>'"),
+        (&["-c", "0"], "0 is not in 1..=1000000"),
+        (&["-c", "1000001"], "1000001 is not in 1..=1000000"),
+        (&["-c", "-5"], "-5 is not in 1..=1000000"),
+        (&["-s", "missing.txt"], "cannot read missing.txt"),
+        (&["-c", "3", "-s", "x.txt"], "cannot be used with"),
+        (&[], "nothing to do"),
+    ];
+    for (args, message) in cases {
+        shudu()
+            .current_dir(dir.path())
+            .args(*args)
+            .assert()
+            .code(2)
+            .stderr(contains(*message));
+        assert_eq!(
+            fs::read_to_string(&target).unwrap(),
+            "keep me\n",
+            "{args:?}"
+        );
+    }
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary file left"
+    );
+}
+
+#[test]
+fn solve_mode_writes_solutions_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two puzzles in the assignment's format.
+    let to_grid = |p: &str| -> String {
+        p.as_bytes()
+            .chunks(9)
+            .map(|row| {
+                row.iter()
+                    .map(|&b| {
+                        if b == b'.' {
+                            "0".to_string()
+                        } else {
+                            (b as char).to_string()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let second =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let input = format!("{}\n\n{}\n", to_grid(PUZZLE), to_grid(second));
+    fs::write(dir.path().join("in.txt"), input).unwrap();
+    shudu()
+        .current_dir(dir.path())
+        .args(["-s", "in.txt"])
+        .assert()
+        .success();
+    let solutions =
+        parse_assignment_file(&fs::read_to_string(dir.path().join("sudoku.txt")).unwrap());
+    assert_eq!(solutions.len(), 2);
+    assert_eq!(solutions[0], SOLUTION);
+    assert!(valid_grid(&solutions[1]));
+    assert!(solutions[1].starts_with("417369825"));
+}
+
+#[test]
+fn broken_pipe_is_not_an_error() {
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_shudu"))
+        .args(["grids", "-n", "200000", "--seed", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 82];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "status {status:?}, stderr {err}");
+    assert_eq!(err, "");
+}
