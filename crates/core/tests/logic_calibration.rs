@@ -154,6 +154,19 @@ fn no_step_contradicts_the_solution() {
 #[test]
 #[ignore = "a debugging aid: LOGIC_PUZZLE=<81 chars> cargo test ... print_path -- --ignored --nocapture"]
 fn print_path() {
+    if let Some(band) = std::env::var_os("LOGIC_BAND") {
+        // Profiling aid: grade every calibration puzzle of one SE band.
+        let band: Band = band.to_str().unwrap().parse().unwrap();
+        let rows = load().unwrap_or_default();
+        let t = std::time::Instant::now();
+        let mut n = 0;
+        for r in rows.iter().filter(|r| Band::of(r.er) == band) {
+            std::hint::black_box(grade(&r.puzzle));
+            n += 1;
+        }
+        println!("{n} puzzles in {:?}", t.elapsed());
+        return;
+    }
     let Some(line) = std::env::var_os("LOGIC_PUZZLE") else {
         return;
     };

@@ -473,11 +473,15 @@ fn chain_depth(l: &Links, y: bool, source: u16, source_on: bool, max_depth: u16)
                 new_off[d] |= peers & l.cand[d];
             }
             if y {
-                // A frontier cell on digit d loses its other candidates.
+                // A frontier cell on digit d loses its other candidates: digit v turns off in
+                // the cells on for another digit (`dup`: cells on for two or more digits).
+                let (mut all, mut dup) = (0u128, 0u128);
+                for &m in &front_on {
+                    dup |= all & m;
+                    all |= m;
+                }
                 for v in 0..9 {
-                    let others = (0..9)
-                        .filter(|&d| d != v)
-                        .fold(0u128, |m, d| m | front_on[d]);
+                    let others = (all & !front_on[v]) | (front_on[v] & dup);
                     new_off[v] |= others & l.cand[v];
                 }
             }
@@ -622,7 +626,15 @@ fn loop_hints(
                 chain_limit = depth_limit(chain_base, *best);
             }
             search.max_depth = cycle_limit;
-            let ends = search.cycles(pot);
+            // A cycle (or a chain to "source on") closes through a link into the source: a
+            // conjugate (X) or the cell's other candidate (Y). Without one, skip the search.
+            let closable = (x && links.conj_len[pot as usize] > 0)
+                || (y && links.mate[pot as usize] != NONE16);
+            let ends = if closable {
+                search.cycles(pot)
+            } else {
+                Vec::new()
+            };
             for e in ends {
                 // Most loops remove nothing: test that on masks before building the hint.
                 if !search.cycle_removes_something(e) {
@@ -636,6 +648,9 @@ fn loop_hints(
             }
             if x {
                 for source_on in [true, false] {
+                    if !source_on && !closable {
+                        continue;
+                    }
                     if let Some(depth) = chain_depth(links, y, pot, source_on, chain_limit) {
                         let complexity = depth as usize + 1;
                         if let Some(f) = forcing_hint(board, pot, !source_on, complexity, y, x) {
@@ -749,9 +764,10 @@ pub fn static_chains(board: &Board) -> Option<Step> {
     let links = Links::new(board);
     // Iterative deepening on the rating: a pass with bound `b` finds every chain rated `b` or
     // less, in SE's order, so if it finds any, the easiest of them is SE's choice. Most chain
-    // steps rate 6.6 to 7.2, and the bounded passes are far cheaper than unbounded ones.
+    // steps rate 6.6 to 7.2, and the bounded passes are far cheaper than unbounded ones (the
+    // bounds were chosen by timing the diabolical calibration puzzles).
     let mut all = Vec::new();
-    for bound in [66, 70, 72, 75, u16::MAX] {
+    for bound in [66, 72, u16::MAX] {
         let mut best = bound;
         loop_hints(board, &links, false, true, &mut all, &mut best);
         loop_hints(board, &links, true, false, &mut all, &mut best);
