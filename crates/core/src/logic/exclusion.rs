@@ -56,7 +56,11 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
             }
             // Triples: the third cell is an excluder of one of the first two.
             let twin = (excluders[a] | excluders[b]) & base_mask & !(1 << a) & !(1 << b);
+            let pair_common = excluders[a] & excluders[b];
             for t in (0..81).filter(|&c| twin >> c & 1 == 1) {
+                if (pair_common & excluders[t]).count_ones() < 2 {
+                    continue;
+                }
                 if let Some(s) = try_cells(board, &[a, b, t], &excluders) {
                     return Some(s);
                 }
@@ -73,11 +77,11 @@ fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<S
     }
     let mut ex_masks = [0u16; 20];
     let mut n_ex = 0;
-    for c in 0..81 {
-        if common >> c & 1 == 1 && n_ex < 20 {
-            ex_masks[n_ex] = board.cands[c];
-            n_ex += 1;
-        }
+    let mut m = common;
+    while m != 0 && n_ex < 20 {
+        ex_masks[n_ex] = board.cands[m.trailing_zeros() as usize];
+        n_ex += 1;
+        m &= m - 1;
     }
     let n = cells.len();
     // allowed[i]: digits of base cell i that appear in some possible combination.
