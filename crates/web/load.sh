@@ -5,6 +5,8 @@
 #
 #   bash crates/web/load.sh [band ...]        (default: medium diabolical)
 #
+# SHUDU_SERVE=path/to/serve skips the release build and uses that binary.
+#
 # Figures go to crates/web/BENCH-NOTES.md by hand, with the machine they were measured on.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,9 +14,10 @@ bands=("${@:-medium diabolical}")
 read -r -a bands <<<"${bands[*]}"
 
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}
-cargo build --release -q -p shudu-web --example serve
+serve=${SHUDU_SERVE:-$CARGO_TARGET_DIR/release/examples/serve}
+[ -n "${SHUDU_SERVE:-}" ] || cargo build --release -q -p shudu-web --example serve
 log=$(mktemp)
-"$CARGO_TARGET_DIR/release/examples/serve" 127.0.0.1:0 >"$log" 2>&1 &
+"$serve" 127.0.0.1:0 >"$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 50); do grep -q http "$log" && break; sleep 0.1; done

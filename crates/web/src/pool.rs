@@ -456,7 +456,11 @@ mod tests {
             let patterns: std::collections::HashSet<_> = (0..20)
                 .map(|_| equivalent(&p, symmetry, &mut rng).filled())
                 .collect();
-            assert!(patterns.len() > 3, "{symmetry}: {} patterns", patterns.len());
+            assert!(
+                patterns.len() > 3,
+                "{symmetry}: {} patterns",
+                patterns.len()
+            );
         }
     }
 
