@@ -76,7 +76,7 @@ fn check_for_loops(
             let n = n as usize;
             if path[0] == n && path.len() >= 4 {
                 results.push(path.clone());
-            } else if !path.contains(&n) && !(board.cands[n] == both && n < path[0]) {
+            } else if !path.contains(&n) && (board.cands[n] != both || n > path[0]) {
                 // (A loop through a plain {a, b} cell before the start was already found from
                 // that cell, and SE keeps only the first of equal loops.)
                 let m = board.cands[n];
