@@ -86,17 +86,39 @@ fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<S
     let n = cells.len();
     // allowed[i]: digits of base cell i that appear in some possible combination.
     let mut allowed = [0u16; 3];
-    let mut values = [0usize; 3];
     let full: [u16; 3] = std::array::from_fn(|i| if i < n { board.cands[cells[i]] } else { 0 });
-    enumerate(
-        board,
-        cells,
-        &ex_masks[..n_ex],
-        0,
-        &mut values,
-        &mut allowed,
-        &full,
-    );
+    if n == 2 {
+        // Pairs, on masks: the excluders have two candidates, so digit v of one base cell is
+        // impossible if and only if every digit w the other cell could take beside it forms an
+        // excluder {v, w}.
+        let mut partner = [0u16; 9];
+        for &e in &ex_masks[..n_ex] {
+            for v in bits(e) {
+                partner[v] |= e & !(1 << v);
+            }
+        }
+        let see = sees(cells[0], cells[1]);
+        for i in 0..2 {
+            let other = full[1 - i];
+            for v in bits(full[i]) {
+                let needed = if see { other & !(1 << v) } else { other };
+                if needed & !partner[v] != 0 {
+                    allowed[i] |= 1 << v;
+                }
+            }
+        }
+    } else {
+        let mut values = [0usize; 3];
+        enumerate(
+            board,
+            cells,
+            &ex_masks[..n_ex],
+            0,
+            &mut values,
+            &mut allowed,
+            &full,
+        );
+    }
     if (0..n).all(|i| allowed[i] == full[i]) {
         return None;
     }
