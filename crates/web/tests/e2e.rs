@@ -5,6 +5,7 @@
 //! When one is missing the test prints a notice and passes, unless `CI` is set: then it fails,
 //! because CI must run it.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -16,7 +17,7 @@ const LIMIT: Duration = Duration::from_secs(300);
 
 fn chromium() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(p));
+        return Some(PathBuf::from(p)).filter(|p| p.exists());
     }
     ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .iter()
@@ -36,7 +37,7 @@ fn node_works() -> bool {
 /// What is missing to run the browser test, if anything.
 fn missing(e2e: &Path) -> Option<String> {
     if chromium().is_none() {
-        return Some("chromium (apt-get install -y chromium)".into());
+        return Some("chromium (apt-get install -y chromium, or set CHROMIUM)".into());
     }
     if !node_works() {
         return Some("node".into());
@@ -80,7 +81,12 @@ fn game_plays_in_headless_chromium() {
         if std::env::var_os("CI").is_some() {
             panic!("CI is set but the browser test cannot run: {what} is missing");
         }
-        eprintln!("NOTICE: skipping the browser test: {what} is missing");
+        // Written to the stderr handle itself, which the test harness does not capture, so the
+        // notice shows in a normal `cargo test` run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOTICE: skipping the browser test of the game: {what} is missing"
+        );
         return;
     }
     let url = start_server();
