@@ -11,8 +11,9 @@ use axum::Json;
 pub enum AppError {
     /// The request's content is wrong: a bad puzzle, a wrong length, an unknown band (400).
     BadRequest(String),
-    /// The request could not be read at all: malformed JSON, a missing content type, a body over
-    /// the limit. Carries the status the extractor chose (400, 413, 415 or 422).
+    /// The request could not be taken as asked: malformed JSON or JSON of the wrong shape, a
+    /// missing content type, a body over the limit, an unknown path or method. Carries its status
+    /// (400, 404, 405, 413, 415 or 422).
     Rejected(StatusCode, String),
     /// No puzzle of the asked band could be made in time (503).
     Unavailable(String),

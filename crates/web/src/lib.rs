@@ -49,10 +49,11 @@
 //!
 //! # Errors
 //! A failed request gets a status and `{"error": "message"}`: 400 for bad input (wrong length, a
-//! character that is not a digit, a puzzle without exactly one solution, an unknown band or
-//! field, malformed JSON), 413 for a body over the limit, 415 without the JSON content type, 404
-//! for an unknown path, 405 for a wrong method, 503 if no puzzle of a band could be made in time,
-//! 500 for bugs. See [`AppError`].
+//! character that is not a digit, a puzzle without exactly one solution, an unknown band,
+//! symmetry or query field, malformed JSON), 422 for JSON of the wrong shape (a missing or unknown
+//! field, a wrong type), 413 for a body over the limit, 415 without the JSON content type, 404 for
+//! an unknown path, 405 for a wrong method, 503 if no puzzle of a band could be made in time, 500
+//! for bugs. See [`AppError`].
 //!
 //! # Modules
 //! - [`error`]: [`AppError`], the error answer.
