@@ -31,6 +31,13 @@ fn read_stdin() -> Result<Vec<u8>> {
 pub enum Output {
     /// Standard output, buffered.
     Stdout(io::BufWriter<io::StdoutLock<'static>>),
+    /// A device or pipe, written in place.
+    Special {
+        /// The open file.
+        file: io::BufWriter<fs::File>,
+        /// Its path, for messages.
+        target: PathBuf,
+    },
     /// A temporary file to be renamed to `target` by [`Output::finish`].
     File {
         /// The temporary file.
@@ -41,11 +48,23 @@ pub enum Output {
 }
 
 impl Output {
-    /// Standard output for `None` or `-`, else a new temporary file beside `path`.
+    /// Standard output for `None` or `-`; for an existing path that is not a regular file (a
+    /// device such as `/dev/null`, a named pipe), that file itself, since renaming over it would
+    /// replace the device; else a new temporary file beside `path`.
     pub fn create(path: Option<&Path>) -> Result<Output> {
         match path {
             None => Ok(Output::stdout()),
             Some(p) if p == Path::new("-") => Ok(Output::stdout()),
+            Some(p) if fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()) => {
+                let file = fs::OpenOptions::new()
+                    .write(true)
+                    .open(p)
+                    .with_context(|| format!("cannot open {}", p.display()))?;
+                Ok(Output::Special {
+                    file: io::BufWriter::with_capacity(1 << 20, file),
+                    target: p.to_path_buf(),
+                })
+            }
             Some(p) => {
                 let dir = match p.parent() {
                     Some(d) if !d.as_os_str().is_empty() => d,
@@ -76,6 +95,9 @@ impl Output {
             Output::File { tmp, target } => tmp
                 .write_all(bytes)
                 .with_context(|| format!("cannot write {}", target.display())),
+            Output::Special { file, target } => file
+                .write_all(bytes)
+                .with_context(|| format!("cannot write {}", target.display())),
         }
     }
 
@@ -83,6 +105,9 @@ impl Output {
     pub fn finish(self) -> Result<()> {
         match self {
             Output::Stdout(mut w) => w.flush().context("cannot write to standard output"),
+            Output::Special { mut file, target } => file
+                .flush()
+                .with_context(|| format!("cannot write {}", target.display())),
             Output::File { tmp, target } => {
                 let tmp = tmp
                     .into_inner()

@@ -170,6 +170,18 @@ fn grids_output_file_is_written_whole() {
 }
 
 #[test]
+#[cfg(unix)]
+fn output_to_a_device_writes_through_it() {
+    // Renaming a temporary file over /dev/null would replace the device with a regular file.
+    shudu()
+        .args(["grids", "-n", "3", "-o", "/dev/null"])
+        .assert()
+        .success();
+    let meta = fs::metadata("/dev/null").unwrap();
+    assert!(!meta.is_file(), "/dev/null must still be a device");
+}
+
+#[test]
 fn solve_prints_the_solution() {
     shudu()
         .arg("solve")

@@ -40,6 +40,8 @@ fn below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
 struct RandomGuess<'a, R>(&'a mut R);
 
 impl<R: RngCore> Guesser for RandomGuess<'_, R> {
+    const STACK_UPDATES: bool = false;
+
     #[inline]
     fn choose(&mut self, digits: u32) -> usize {
         let mut k = below(self.0, digits.count_ones());

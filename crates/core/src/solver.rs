@@ -140,6 +140,11 @@ const BOX: [u32; 3] = [0o7007007, 0o70070070, 0o700700700];
 pub(crate) trait Guesser {
     /// One digit index (0..9) out of the 9-bit set `digits`, which has at least two members.
     fn choose(&mut self, digits: u32) -> usize;
+
+    /// Whether propagation runs the stack update (step 3). It pays when the search must prove
+    /// there is no other solution; when any solution will do (random grids) it finds no
+    /// shortcut and only costs time (measured: the same 15 guesses a grid either way).
+    const STACK_UPDATES: bool = true;
 }
 
 /// Tries digits in increasing order.
@@ -300,7 +305,7 @@ impl State {
     /// Runs band updates until no word changes, then stack updates of the digits touched, and
     /// again until neither changes anything.
     #[inline]
-    fn settle(&mut self) -> bool {
+    fn settle(&mut self, stack: bool) -> bool {
         loop {
             let mut touched = 0u32;
             while self.dirty != 0 {
@@ -312,6 +317,9 @@ impl State {
                         return false;
                     }
                 }
+            }
+            if !stack {
+                return true;
             }
             let mut changed = false;
             while touched != 0 {
@@ -361,11 +369,12 @@ impl State {
         Some(placed)
     }
 
-    /// Propagates to a fixed point. Returns false on a contradiction.
+    /// Propagates to a fixed point, with or without stack updates. Returns false on a
+    /// contradiction.
     #[inline]
-    pub(crate) fn propagate(&mut self) -> bool {
+    pub(crate) fn propagate(&mut self, stack: bool) -> bool {
         loop {
-            if !self.settle() {
+            if !self.settle(stack) {
                 return false;
             }
             match self.singles() {
@@ -382,24 +391,32 @@ impl State {
     }
 
     /// The cell to guess on: band, position and its candidate digits. A bivalue cell if there is
-    /// one, else one with the fewest candidates. Among bivalue cells it takes one in the band with
-    /// the most of them, and in that band the row with the most: measured on the hardest sets,
-    /// this needs 15-25% fewer guesses than the first bivalue cell (BENCHMARKS.md).
+    /// one, else a trivalue cell, else any unsolved cell. Among bivalue cells it takes one in the
+    /// band with the most of them, and in that band the row with the most: measured on the
+    /// hardest sets, this needs 15-25% fewer guesses than the first bivalue cell (BENCHMARKS.md).
+    /// The candidate counts come from bit-parallel counters, never from a loop over cells.
     #[inline]
     fn pick(&self) -> (usize, usize, u32) {
         let mut best_band = (0usize, 0u32, 0u32);
+        let mut tri = (0usize, 0u32);
         for b in 0..3 {
-            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            let (mut once, mut twice, mut thrice, mut four) = (0u32, 0u32, 0u32, 0u32);
             for d in 0..9 {
                 let a = self.cand[3 * d + b];
+                four |= thrice & a;
                 thrice |= twice & a;
                 twice |= once & a;
                 once |= a;
             }
-            let bi = self.unsolved[b] & twice & !thrice;
+            let u = self.unsolved[b];
+            let bi = u & twice & !thrice;
             let n = bi.count_ones();
             if n > best_band.1 {
                 best_band = (b, n, bi);
+            }
+            let t = u & thrice & !four;
+            if tri.1 == 0 && t != 0 {
+                tri = (b, t);
             }
         }
         let (b, n, bi) = best_band;
@@ -414,20 +431,13 @@ impl State {
             let pos = row.trailing_zeros() as usize;
             return (b, pos, self.digits_at(b, pos));
         }
-        let mut best = (0, 0, 0, u32::MAX);
-        for b in 0..3 {
-            let mut u = self.unsolved[b];
-            while u != 0 {
-                let pos = u.trailing_zeros() as usize;
-                u &= u - 1;
-                let digits = self.digits_at(b, pos);
-                let n = digits.count_ones();
-                if n < best.3 {
-                    best = (b, pos, digits, n);
-                }
-            }
-        }
-        (best.0, best.1, best.2)
+        let (b, pos) = if tri.1 != 0 {
+            (tri.0, tri.1.trailing_zeros() as usize)
+        } else {
+            let b = (0..3).find(|&b| self.unsolved[b] != 0).unwrap_or(0);
+            (b, self.unsolved[b].trailing_zeros() as usize)
+        };
+        (b, pos, self.digits_at(b, pos))
     }
 
     #[inline]
@@ -479,7 +489,7 @@ impl<G: Guesser> Search<G> {
     /// Depth-first search from `st` until `limit` solutions are found or the tree is exhausted.
     pub(crate) fn run(&mut self, mut st: State) {
         loop {
-            if !st.propagate() {
+            if !st.propagate(G::STACK_UPDATES) {
                 return;
             }
             if st.is_solved() {
