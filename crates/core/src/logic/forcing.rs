@@ -328,7 +328,7 @@ impl Engine<'_> {
                 }
             } else {
                 if self.mode.level() > 0 {
-                    let extra = advanced_offs(&cur, orig, out);
+                    let extra = advanced_offs(self.board, &cur, orig);
                     let mut any = false;
                     for (q, ps) in extra {
                         if !out.contains(q) {
@@ -356,10 +356,169 @@ impl Engine<'_> {
 }
 
 /// Eliminations that simple techniques find on the working grid of a dynamic search (level 1,
-/// SE's "(+)"), each with the removals it rests on. Not implemented yet: level 1 finds nothing
-/// that level 0 does not.
-fn advanced_offs(_cur: &[u16; 81], _orig: &[u16; 81], _out: &Outcome) -> Vec<(Id, Vec<Id>)> {
-    Vec::new()
+/// SE's "(+)"): pointing and claiming, then hidden pairs, naked pairs, X-Wings (the first of
+/// these that finds anything). Each elimination comes with the removals the pattern rests on
+/// (its parents, all off potentials of this search); patterns that rest on no removal are
+/// skipped, as they exist without the chain.
+fn advanced_offs(board: &Board, cur: &[u16; 81], orig: &[u16; 81]) -> Vec<(Id, Vec<Id>)> {
+    let mut out = Vec::new();
+    let had = |c: usize, d: usize| orig[c] >> d & 1 == 1 && cur[c] >> d & 1 == 0;
+    // Pointing and claiming, in SE's order of house pairs.
+    for (h1, h2) in super::intersections::crossing_pairs() {
+        for d in 0..9 {
+            let pos = positions(cur, h1, d);
+            if pos.count_ones() <= 1 {
+                continue;
+            }
+            let in2 = |c: usize| HOUSE_CELLS[h2].contains(&(c as u8));
+            if !bits(pos).all(|k| in2(HOUSE_CELLS[h1][k] as usize)) {
+                continue;
+            }
+            let elims: Vec<usize> = HOUSE_CELLS[h2]
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| !HOUSE_CELLS[h1].contains(&(c as u8)) && cur[c] >> d & 1 == 1)
+                .collect();
+            if elims.is_empty() {
+                continue;
+            }
+            let parents: Vec<Id> = HOUSE_CELLS[h1]
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| had(c, d) && !in2(c))
+                .map(|c| id(c, d, false))
+                .collect();
+            if !parents.is_empty() {
+                out.extend(
+                    elims
+                        .into_iter()
+                        .map(|c| (id(c, d, false), parents.clone())),
+                );
+            }
+        }
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    // Hidden pairs (houses: boxes, columns, rows; more than 4 empty cells).
+    for &h in super::SE_BCR.iter() {
+        let h = h as usize;
+        if board.empty_count(h) <= 4 {
+            continue;
+        }
+        let pos: [u16; 9] = std::array::from_fn(|d| positions(cur, h, d));
+        for a in 0..9 {
+            for b in a + 1..9 {
+                if pos[a] == 0 || pos[b] == 0 || (pos[a] | pos[b]).count_ones() != 2 {
+                    continue;
+                }
+                let set = pos[a] | pos[b];
+                let pair = (1u16 << a) | (1 << b);
+                let mut elims = Vec::new();
+                for k in bits(set) {
+                    let c = HOUSE_CELLS[h][k] as usize;
+                    for v in bits(cur[c] & !pair) {
+                        elims.push(id(c, v, false));
+                    }
+                }
+                if elims.is_empty() {
+                    continue;
+                }
+                let mut parents = Vec::new();
+                for k in bits(0x1FF & !set) {
+                    let c = HOUSE_CELLS[h][k] as usize;
+                    for v in [a, b] {
+                        if orig[c] >> v & 1 == 1 {
+                            parents.push(id(c, v, false));
+                        }
+                    }
+                }
+                if !parents.is_empty() {
+                    out.extend(elims.into_iter().map(|e| (e, parents.clone())));
+                }
+            }
+        }
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    // Naked pairs (houses with at least 4 empty cells).
+    for &h in super::SE_BCR.iter() {
+        let h = h as usize;
+        if board.empty_count(h) < 4 {
+            continue;
+        }
+        let cells: Vec<usize> = HOUSE_CELLS[h]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| cur[c].count_ones() == 2)
+            .collect();
+        for i in 0..cells.len() {
+            for j in i + 1..cells.len() {
+                let (p, q) = (cells[i], cells[j]);
+                if cur[p] != cur[q] {
+                    continue;
+                }
+                let pair = cur[p];
+                let elims: Vec<Id> = HOUSE_CELLS[h]
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| c != p && c != q)
+                    .flat_map(|c| bits(cur[c] & pair).map(move |v| id(c, v, false)))
+                    .collect();
+                if elims.is_empty() {
+                    continue;
+                }
+                let parents: Vec<Id> = [p, q]
+                    .into_iter()
+                    .flat_map(|c| bits(orig[c] & !pair).map(move |v| id(c, v, false)))
+                    .collect();
+                if !parents.is_empty() {
+                    out.extend(elims.into_iter().map(|e| (e, parents.clone())));
+                }
+            }
+        }
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    // X-Wings: rows as base lines, then columns.
+    for d in 0..9 {
+        for rows in [true, false] {
+            let line = |k: usize| if rows { k } else { 9 + k };
+            let at = |l: usize, x: usize| if rows { l * 9 + x } else { x * 9 + l };
+            let lines: [u16; 9] = std::array::from_fn(|k| positions(cur, line(k), d));
+            for a in 0..9 {
+                for b in a + 1..9 {
+                    if lines[a].count_ones() != 2 || lines[b] != lines[a] {
+                        continue;
+                    }
+                    let cover = lines[a];
+                    let mut elims = Vec::new();
+                    for x in bits(cover) {
+                        for l in 0..9 {
+                            if l != a && l != b && cur[at(l, x)] >> d & 1 == 1 {
+                                elims.push(id(at(l, x), d, false));
+                            }
+                        }
+                    }
+                    if elims.is_empty() {
+                        continue;
+                    }
+                    let parents: Vec<Id> = [a, b]
+                        .into_iter()
+                        .flat_map(|l| (0..9).map(move |x| (l, x)))
+                        .filter(|&(l, x)| cover >> x & 1 == 0 && had(at(l, x), d))
+                        .map(|(l, x)| id(at(l, x), d, false))
+                        .collect();
+                    if !parents.is_empty() {
+                        out.extend(elims.into_iter().map(|e| (e, parents.clone())));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The place of cell `c` in house `h` (which must hold it).
@@ -422,10 +581,6 @@ fn name(mode: Mode, kind: &str) -> &'static str {
 /// The easiest forcing chain of the given family, as SE orders them: lowest rating, then fewest
 /// nodes, then kind.
 pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
-    if mode.level() > 0 {
-        // Until the nested techniques exist, level 1 would only repeat level 0.
-        return None;
-    }
     let engine = Engine { board, mode };
     let mut found: Vec<Found> = Vec::new();
     let mut seen = vec![false; 1458];

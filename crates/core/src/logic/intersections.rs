@@ -23,6 +23,11 @@ static CROSSINGS: std::sync::LazyLock<Vec<(usize, usize, u128, u128)>> =
             .collect()
     });
 
+/// Pairs of crossing houses in SE's order, without masks.
+pub(crate) fn crossing_pairs() -> impl Iterator<Item = (usize, usize)> {
+    CROSSINGS.iter().map(|&(a, b, _, _)| (a, b))
+}
+
 /// Whether two houses of different kinds share cells.
 pub(crate) fn crosses(a: usize, b: usize) -> bool {
     HOUSE_CELLS[a].iter().any(|c| HOUSE_CELLS[b].contains(c))
