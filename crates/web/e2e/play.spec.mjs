@@ -308,6 +308,19 @@ await step('print renders the current puzzle', async () => {
   assertEq(digits, puzzle.replace(/\./g, ''), 'the givens');
 });
 
+await step('print renders N new puzzles of a band, with solutions', async () => {
+  await page.click('#open-print');
+  await page.fill('#print-count', '3');
+  await page.selectOption('#print-band', 'medium');
+  await page.check('#print-solutions');
+  await page.click('#print-batch');
+  await page.waitForFunction(() => document.querySelectorAll('#print-area .print-puzzle').length === 6);
+  const captions = await page.locator('#print-area .print-page:not(.solutions) figcaption').allTextContents();
+  assertEq(captions.length, 3, 'three puzzles');
+  assert(captions.every((c) => /Medium · rating \d\.\d/.test(c)), `captions: ${captions}`);
+  assertEq(await page.locator('#print-area .solutions .print-grid').count(), 3, 'three solutions');
+});
+
 await step('completing the grid by the rules wins', async () => {
   const g = await saved();
   for (const i of empties) {
@@ -339,6 +352,30 @@ await step('dark mode and a phone-sized screen', async () => {
   const keys = await page.locator('.key').count();
   assertEq(keys, 9, 'keypad');
   await page.screenshot({ path: path.join(shots, 'shudu-e2e-phone-dark.png') });
+});
+
+await step('a phone with a touch screen plays with taps on the keypad', async () => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const p = await phone.newPage();
+  await p.addInitScript(() => localStorage.setItem('shudu.settings.v1', '{"band":"easy"}'));
+  await p.goto(url);
+  await p.waitForSelector('body.ready');
+  const g = await p.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')));
+  const sol = await solutionOf(g.puzzle);
+  const i = g.puzzle.indexOf('.');
+  await p.tap(`.cell[data-i="${i}"]`);
+  await p.tap(`.key[data-d="${sol[i]}"]`);
+  assertEq(await p.locator(`.cell[data-i="${i}"] .v`).textContent(), sol[i], 'tapped digit');
+  await p.tap('#pencil');
+  const j = g.puzzle.indexOf('.', i + 1);
+  await p.tap(`.cell[data-i="${j}"]`);
+  await p.tap('.key[data-d="7"]');
+  assertEq(await p.locator(`.cell[data-i="${j}"] .marks .m`).allTextContents(), ['7'], 'tapped mark');
+  const board = await p.locator('#board').boundingBox();
+  const pad = await p.locator('#keypad').boundingBox();
+  assert(board.x >= 0 && board.x + board.width <= 390, 'the grid fits the screen');
+  assert(pad.y + pad.height <= 844, 'the keypad is on screen without scrolling');
+  await phone.close();
 });
 
 await step('axe finds no accessibility violations, light or dark', async () => {
