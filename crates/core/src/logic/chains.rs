@@ -16,7 +16,7 @@
 //!   sees an on and an off node of the same digit on the loop is removed. X-Cycle 6.5, Y-Cycle
 //!   6.5, Cycle (both kinds) 7.0.
 //!
-//! Each rating adds SE's length bonus for the number of distinct nodes ([`super::length_bonus`]).
+//! Each rating adds SE's length bonus for the number of distinct nodes (see `docs/logic.md`).
 //! The search is breadth first from every candidate, so it is bounded by the 1,458 potentials.
 
 use super::{cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS, PEERS};
