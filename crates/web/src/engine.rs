@@ -37,3 +37,44 @@ pub fn next_step(
 ) -> Option<Step> {
     logic::next_step(&logic::Board::from_position(givens, entries, marks))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shudu_core::solver::{solve_unique, Solutions};
+
+    #[test]
+    fn generated_puzzle_is_unique_and_keeps_its_symmetry() {
+        let mut rng = shudu_core::grids::rng_for(1, 1);
+        for symmetry in [Symmetry::None, Symmetry::Rot180, Symmetry::MirrorV] {
+            let p = generate(symmetry, &mut rng);
+            assert!(matches!(solve_unique(&p), Solutions::Unique(_)));
+            assert!(symmetry.holds_for(&p));
+        }
+    }
+
+    #[test]
+    fn grade_puts_the_rating_in_its_band() {
+        let p: Puzzle =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+                .parse()
+                .unwrap();
+        let (rating, band) = grade(&p);
+        assert_eq!(band, Band::of(rating));
+    }
+
+    #[test]
+    fn next_step_from_the_start_agrees_with_the_solution() {
+        let p: Puzzle =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+                .parse()
+                .unwrap();
+        let Solutions::Unique(g) = solve_unique(&p) else {
+            panic!("the classic is unique")
+        };
+        let step = next_step(&p, &Puzzle::empty(), None).expect("singles apply");
+        for (c, d) in step.placements {
+            assert_eq!(g.get(c), d);
+        }
+    }
+}

@@ -94,3 +94,35 @@ impl IntoResponse for AppError {
         (status, Json(body)).into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_input_is_400_and_bugs_are_500() {
+        assert_eq!(
+            AppError::BadRequest("x".into()).status(),
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(
+            AppError::Internal("x".into()).status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
+        assert_eq!(
+            AppError::Unavailable("x".into()).status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        assert_eq!(
+            AppError::Rejected(StatusCode::PAYLOAD_TOO_LARGE, "x".into()).status(),
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+    }
+
+    #[test]
+    fn parse_error_keeps_the_core_message() {
+        let e: AppError = "123".parse::<shudu_core::Puzzle>().unwrap_err().into();
+        assert_eq!(e.status(), StatusCode::BAD_REQUEST);
+        assert!(e.message().contains("found 3 cells; expected 81"), "{e}");
+    }
+}
