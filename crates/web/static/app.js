@@ -71,6 +71,7 @@ const ui = {
   wrong: new Set(), // from the last "check"
   flash: null, // a cell to draw attention to
   solution: null, // { puzzle, line }, fetched for "first mistake" only
+  since: null, // when the running stretch of the clock began (performance.now())
 };
 
 function validGame(g) {
@@ -485,6 +486,10 @@ function renderInfo() {
   const parts = [LABEL[game.band] || game.band];
   if (game.rating) parts.push(`rating ${game.rating}`);
   parts.push(`${[...game.puzzle].filter((ch) => ch !== '.' && ch !== '0').length} givens`);
+  if (game.symmetry) {
+    const option = document.querySelector(`#set-symmetry option[value="${game.symmetry}"]`);
+    if (option) parts.push(option.textContent.toLowerCase());
+  }
   if (game.solved) parts.push('solved');
   $('game-info').innerHTML = `<span class="badge band-${game.band}">${parts[0]}</span> ${parts.slice(1).join(' · ')}`;
 }
@@ -558,6 +563,7 @@ function startGame(info, entries) {
     puzzle: info.puzzle,
     band: info.band || 'imported',
     rating: info.rating || null,
+    symmetry: info.symmetry && info.symmetry !== 'none' ? info.symmetry : null,
     values: Array(81).fill(0),
     marks: Array(81).fill(0),
     history: [],
