@@ -222,19 +222,30 @@ fn regions(c: usize) -> [usize; 3] {
     ]
 }
 
-#[inline]
-fn positions(cands: &[u16; 81], h: usize, d: usize) -> u16 {
-    let mut m = 0u16;
-    for (k, &c) in HOUSE_CELLS[h].iter().enumerate() {
-        m |= ((cands[c as usize] >> d) & 1) << k;
-    }
-    m
-}
-
 struct Engine<'a> {
     board: &'a Board,
     mode: Mode,
+    /// Places of each digit in each house of the board (by house ordinal).
+    orig_pos: [[u16; 9]; 27],
 }
+
+/// Each cell's peers in SE's link order: its box, then the rest of its row, then the rest of
+/// its column.
+static SE_PEERS: std::sync::LazyLock<[[u8; 20]; 81]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|c| {
+        let mut out = [0u8; 20];
+        let mut n = 0;
+        for h in regions(c) {
+            for &o in &HOUSE_CELLS[h] {
+                if o as usize != c && !out[..n].contains(&o) {
+                    out[n] = o;
+                    n += 1;
+                }
+            }
+        }
+        out
+    })
+});
 
 impl Engine<'_> {
     /// SE's `doChaining`: completes `out` (holding the assumptions) with every implied
@@ -242,6 +253,8 @@ impl Engine<'_> {
     fn propagate(&self, out: &mut Outcome) {
         let orig = &self.board.cands;
         let mut cur = *orig;
+        // Places of each digit in each house on the working grid, kept in step with `cur`.
+        let mut cur_pos = self.orig_pos;
         let y = !self.mode.nishio();
         let dynamic = self.mode.dynamic();
         let mut pend_on: VecDeque<Id> = out.ons().collect();
@@ -260,15 +273,10 @@ impl Engine<'_> {
                         made.push((id(c, v, false), 0, 1));
                     }
                 }
-                for h in regions(c) {
-                    for &o in &HOUSE_CELLS[h] {
-                        let o = o as usize;
-                        if o != c && cur[o] >> d & 1 == 1 {
-                            let q = id(o, d, false);
-                            if !made.iter().any(|m| m.0 == q) {
-                                made.push((q, 0, 1));
-                            }
-                        }
+                for &o in SE_PEERS[c].iter() {
+                    let o = o as usize;
+                    if cur[o] >> d & 1 == 1 {
+                        made.push((id(o, d, false), 0, 1));
                     }
                 }
                 for &(q, s0, n) in &made {
@@ -295,7 +303,7 @@ impl Engine<'_> {
                     made.push((id(c, v, true), s0, par.len() as u16 - s0));
                 }
                 for h in regions(c) {
-                    let pos = positions(&cur, h, d);
+                    let pos = cur_pos[h][d];
                     let at = index_in(h, c);
                     if pos.count_ones() == 2 && pos >> at & 1 == 1 {
                         let k = (pos & !(1 << at)).trailing_zeros() as usize;
@@ -304,15 +312,18 @@ impl Engine<'_> {
                         if !made.iter().any(|m| m.0 == q) {
                             let s0 = par.len() as u16;
                             par.push(p);
-                            for k2 in bits(positions(orig, h, d) & !pos) {
+                            for k2 in bits(self.orig_pos[h][d] & !pos) {
                                 par.push(id(HOUSE_CELLS[h][k2] as usize, d, false));
                             }
                             made.push((q, s0, par.len() as u16 - s0));
                         }
                     }
                 }
-                if dynamic {
+                if dynamic && cur[c] >> d & 1 == 1 {
                     cur[c] &= !(1 << d);
+                    for &h in &CELL_HOUSES[c] {
+                        cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
+                    }
                 }
                 for &(q, s0, n) in &made {
                     let ps = &par[s0 as usize..(s0 + n) as usize];
@@ -328,7 +339,7 @@ impl Engine<'_> {
                 }
             } else {
                 if self.mode.level() > 0 {
-                    let extra = advanced_offs(self.board, &cur, orig);
+                    let extra = advanced_offs(self.board, &cur, &cur_pos, orig);
                     let mut any = false;
                     for (q, ps) in extra {
                         if !out.contains(q) {
@@ -360,13 +371,18 @@ impl Engine<'_> {
 /// these that finds anything). Each elimination comes with the removals the pattern rests on
 /// (its parents, all off potentials of this search); patterns that rest on no removal are
 /// skipped, as they exist without the chain.
-fn advanced_offs(board: &Board, cur: &[u16; 81], orig: &[u16; 81]) -> Vec<(Id, Vec<Id>)> {
+fn advanced_offs(
+    board: &Board,
+    cur: &[u16; 81],
+    cur_pos: &[[u16; 9]; 27],
+    orig: &[u16; 81],
+) -> Vec<(Id, Vec<Id>)> {
     let mut out = Vec::new();
     let had = |c: usize, d: usize| orig[c] >> d & 1 == 1 && cur[c] >> d & 1 == 0;
     // Pointing and claiming, in SE's order of house pairs.
     for (h1, h2) in super::intersections::crossing_pairs() {
         for d in 0..9 {
-            let pos = positions(cur, h1, d);
+            let pos = cur_pos[h1][d];
             if pos.count_ones() <= 1 {
                 continue;
             }
@@ -406,7 +422,7 @@ fn advanced_offs(board: &Board, cur: &[u16; 81], orig: &[u16; 81]) -> Vec<(Id, V
         if board.empty_count(h) <= 4 {
             continue;
         }
-        let pos: [u16; 9] = std::array::from_fn(|d| positions(cur, h, d));
+        let pos: [u16; 9] = cur_pos[h];
         for a in 0..9 {
             for b in a + 1..9 {
                 if pos[a] == 0 || pos[b] == 0 || (pos[a] | pos[b]).count_ones() != 2 {
@@ -487,7 +503,7 @@ fn advanced_offs(board: &Board, cur: &[u16; 81], orig: &[u16; 81]) -> Vec<(Id, V
         for rows in [true, false] {
             let line = |k: usize| if rows { k } else { 9 + k };
             let at = |l: usize, x: usize| if rows { l * 9 + x } else { x * 9 + l };
-            let lines: [u16; 9] = std::array::from_fn(|k| positions(cur, line(k), d));
+            let lines: [u16; 9] = std::array::from_fn(|k| cur_pos[line(k)][d]);
             for a in 0..9 {
                 for b in a + 1..9 {
                     if lines[a].count_ones() != 2 || lines[b] != lines[a] {
@@ -581,7 +597,11 @@ fn name(mode: Mode, kind: &str) -> &'static str {
 /// The easiest forcing chain of the given family, as SE orders them: lowest rating, then fewest
 /// nodes, then kind.
 pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
-    let engine = Engine { board, mode };
+    let engine = Engine {
+        board,
+        mode,
+        orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
+    };
     let mut found: Vec<Found> = Vec::new();
     let mut seen = vec![false; 1458];
     let _ = (mode.prefix(), mode.suffix());
