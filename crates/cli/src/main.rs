@@ -5,9 +5,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod check;
 mod compat;
+mod generate;
 mod grids;
 mod io;
+mod play;
 mod solve;
 
 /// shudu (数独): a Sudoku generator, solver, grader and game.
@@ -30,6 +33,12 @@ enum Command {
     Grids(grids::GridsArgs),
     /// Solve puzzles, reporting for each whether its solution is unique.
     Solve(solve::SolveArgs),
+    /// Make puzzles (初盘) with a unique solution: givens, symmetry, minimality.
+    Generate(generate::GenerateArgs),
+    /// Check a puzzle file: validity, solution count, minimality, givens, symmetry, repeats.
+    Check(check::CheckArgs),
+    /// Play in the browser: serves the game on localhost and prints its address.
+    Play(play::PlayArgs),
 }
 
 /// Exit statuses: success, "some puzzle had no or several solutions", usage or input error.
@@ -47,6 +56,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(Command::Grids(args)) => grids::run(args),
         Some(Command::Solve(args)) => solve::run(args),
+        Some(Command::Generate(args)) => generate::run(args),
+        Some(Command::Check(args)) => check::run(args),
+        Some(Command::Play(args)) => play::run(args),
         None => compat::run(&cli.compat),
     };
     match result {

@@ -391,3 +391,47 @@ fn broken_pipe_is_not_an_error() {
     assert!(status.success(), "status {status:?}, stderr {err}");
     assert_eq!(err, "");
 }
+
+#[test]
+fn play_serves_the_page_on_the_printed_address() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_shudu"))
+        .args(["play", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .write_all(b"GET / HTTP/1.0\r\nHost: localhost\r\n\r\n")
+        .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        response.starts_with("HTTP/1.0 200") || response.starts_with("HTTP/1.1 200"),
+        "{}",
+        &response[..response.len().min(200)]
+    );
+    assert!(response.contains("<html"), "the page is served");
+}
+
+#[test]
+fn play_rejects_a_bad_port() {
+    shudu()
+        .args(["play", "--port", "99999"])
+        .assert()
+        .code(2)
+        .stderr(contains("99999"));
+}

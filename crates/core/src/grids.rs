@@ -7,13 +7,16 @@
 //! still a candidate (propagation only removes digits that no completion can hold), so the path
 //! that always guesses the target's digit has a positive probability. See docs/ALGORITHM.md.
 
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
 use crate::bitset::{Cell, Digit};
 use crate::grid::Grid;
-use crate::solver::{Guesser, Search, State};
+use crate::solver::{descend, Guesser, State};
 
 /// The random number generator behind every seeded generator of shudu: xoshiro256++, whose
 /// output is fixed by its specification, so a seed gives the same grids on every platform.
@@ -74,22 +77,20 @@ fn shuffled<R: RngCore>(rng: &mut R) -> [u8; 9] {
 /// assert_eq!(g, random_grid(&mut rng_for(42, 0)));
 /// ```
 pub fn random_grid<R: RngCore>(rng: &mut R) -> Grid {
-    loop {
-        let mut st = State::empty();
-        let mut ok = true;
-        for bx in [0, 4, 8] {
-            let digits = shuffled(rng);
-            for (k, &d) in digits.iter().enumerate() {
-                let cell = Cell::at((bx / 3) * 3 + k / 3, (bx % 3) * 3 + k % 3);
-                ok &= st.place_cell(cell, Digit::from_index(d as usize));
-            }
+    let mut st = State::empty();
+    for bx in [0, 4, 8] {
+        let digits = shuffled(rng);
+        for (k, &d) in digits.iter().enumerate() {
+            let cell = Cell::at((bx / 3) * 3 + k / 3, (bx % 3) * 3 + k % 3);
+            let placed = st.place_cell(cell, Digit::from_index(d as usize));
+            debug_assert!(placed, "boxes 1, 5 and 9 share no house");
         }
-        debug_assert!(ok, "boxes 1, 5 and 9 share no house");
-        let mut search = Search::new(RandomGuess(rng), 1);
-        search.run(st);
-        // Any filling of the three diagonal boxes completes, so this loop runs once; it stays a
-        // loop so that a failure could never return a wrong grid.
-        if let Some(cells) = search.first() {
+    }
+    // Random descents from the same start until one completes (about one in RESTART_RATE fails:
+    // see docs/ALGORITHM.md). Every grid with these boxes stays reachable: the descent that always
+    // guesses its digit never meets a contradiction.
+    loop {
+        if let Some(cells) = descend(st, &mut RandomGuess(rng)) {
             return Grid::from_valid_bytes(cells);
         }
     }
@@ -148,8 +149,7 @@ fn grid_key(g: &Grid) -> [u64; 3] {
 /// output depends only on the config, not on the number of threads.
 ///
 /// Distinctness is guaranteed: after generation the batch is checked with exact keys, and any
-/// repeat (about one in 10^10 batches of a million) is replaced from a spare stream until none
-/// is left.
+/// repeat (about one in 10^10 batches of a million) is replaced from a spare stream.
 pub fn generate_grids(config: &GridsConfig) -> Vec<Grid> {
     generate_grids_with_progress(config, &|_| {})
 }
@@ -175,28 +175,46 @@ pub fn generate_grids_with_progress(
         })
         .collect();
     let mut grids = chunks.concat();
-    // Exact distinctness check: sort (key, position) pairs, then every later copy of a key is
-    // replaced, in position order, from a spare stream; repeat until no copy is left.
+    // Exact distinctness check: every grid's exact key goes into a hash set; a grid whose key is
+    // already there is replaced, in position order, from a spare stream (itself checked the same
+    // way). Keys are computed in parallel; the set is filled in order, so the result is the same
+    // whatever the thread count.
+    let keys: Vec<[u64; 3]> = grids.par_iter().map(grid_key).collect();
+    let mut seen: HashSet<[u64; 3], BuildHasherDefault<KeyHasher>> =
+        HashSet::with_capacity_and_hasher(n, BuildHasherDefault::default());
     let mut spare = rng_for(config.seed, u64::MAX);
-    loop {
-        let mut keyed: Vec<([u64; 3], usize)> = grids
-            .par_iter()
-            .enumerate()
-            .map(|(i, g)| (grid_key(g), i))
-            .collect();
-        keyed.par_sort_unstable();
-        let mut repeats: Vec<usize> = keyed
-            .windows(2)
-            .filter(|w| w[0].0 == w[1].0)
-            .map(|w| w[1].1)
-            .collect();
-        if repeats.is_empty() {
-            return grids;
-        }
-        repeats.sort_unstable();
-        for i in repeats {
+    for (i, key) in keys.into_iter().enumerate() {
+        let mut key = key;
+        while !seen.insert(key) {
             grids[i] = fix(random_grid(&mut spare));
+            key = grid_key(&grids[i]);
         }
+    }
+    grids
+}
+
+/// Hashes exact grid keys, whose words are already well spread (permutation ranks), with one
+/// multiply and rotate a word: the keys are exact, so the hash only has to spread them.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
     }
 }
 

@@ -183,7 +183,7 @@ impl State {
 
     /// Places digit index `d` at position `pos` (0..27) of band `b`. Returns false if `d` is no
     /// longer a candidate there (a contradiction).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn place(&mut self, d: usize, b: usize, pos: usize) -> bool {
         let bit = 1u32 << pos;
         let w = 3 * d + b;
@@ -228,7 +228,7 @@ impl State {
     }
 
     /// Band update of word `w` (step 1). Returns false on a contradiction.
-    #[inline]
+    #[inline(always)]
     fn update(&mut self, w: usize) -> bool {
         let b = w % 3;
         let mut a = self.cand[w];
@@ -270,7 +270,7 @@ impl State {
     /// column of each box and one box of each column, so the (band, column) pairs it uses form a
     /// permutation, and the same table applies. Returns `None` on a contradiction, else whether a
     /// word changed.
-    #[inline]
+    #[inline(always)]
     fn stack_update(&mut self, d: usize) -> Option<bool> {
         let w = 3 * d;
         let a = [self.cand[w], self.cand[w + 1], self.cand[w + 2]];
@@ -304,7 +304,7 @@ impl State {
 
     /// Runs band updates until no word changes, then stack updates of the digits touched, and
     /// again until neither changes anything.
-    #[inline]
+    #[inline(always)]
     fn settle(&mut self, stack: bool) -> bool {
         loop {
             let mut touched = 0u32;
@@ -340,7 +340,7 @@ impl State {
     /// placed. Hidden singles need no pass of their own: rows and boxes come out of the band
     /// update, columns out of the stack update (a separate column pass was measured to find
     /// nothing more, at 12% more instructions).
-    #[inline]
+    #[inline(always)]
     fn singles(&mut self) -> Option<bool> {
         let mut placed = false;
         for b in 0..3 {
@@ -371,7 +371,7 @@ impl State {
 
     /// Propagates to a fixed point, with or without stack updates. Returns false on a
     /// contradiction.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn propagate(&mut self, stack: bool) -> bool {
         loop {
             if !self.settle(stack) {
@@ -385,7 +385,7 @@ impl State {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_solved(&self) -> bool {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
@@ -395,7 +395,7 @@ impl State {
     /// band with the most of them, and in that band the row with the most: measured on the
     /// hardest sets, this needs 15-25% fewer guesses than the first bivalue cell (BENCHMARKS.md).
     /// The candidate counts come from bit-parallel counters, never from a loop over cells.
-    #[inline]
+    #[inline(always)]
     fn pick(&self) -> (usize, usize, u32) {
         let mut best_band = (0usize, 0u32, 0u32);
         let mut tri = (0usize, 0u32);
@@ -440,7 +440,7 @@ impl State {
         (b, pos, self.digits_at(b, pos))
     }
 
-    #[inline]
+    #[inline(always)]
     fn digits_at(&self, b: usize, pos: usize) -> u32 {
         let mut digits = 0;
         for d in 0..9 {
@@ -468,7 +468,7 @@ impl State {
 
 /// The search's bookkeeping.
 pub(crate) struct Search<G> {
-    pub(crate) guesser: G,
+    guesser: G,
     limit: usize,
     count: usize,
     guesses: u64,
@@ -519,9 +519,29 @@ impl<G: Guesser> Search<G> {
             }
         }
     }
+}
 
-    pub(crate) fn first(&self) -> Option<[u8; 81]> {
-        self.first
+/// A random descent with no backtracking: propagate, guess with `guesser`, repeat. Returns the
+/// solution, or `None` at the first contradiction (the caller starts again). For random complete
+/// grids this beats the backtracking search: no state is copied, and a restart is cheaper than the
+/// bookkeeping it replaces (see docs/ALGORITHM.md).
+pub(crate) fn descend<G: Guesser>(mut st: State, guesser: &mut G) -> Option<[u8; 81]> {
+    loop {
+        if !st.propagate(G::STACK_UPDATES) {
+            return None;
+        }
+        if st.is_solved() {
+            return Some(st.solution());
+        }
+        let (b, pos, digits) = st.pick();
+        let d = if digits.count_ones() > 1 {
+            guesser.choose(digits)
+        } else {
+            digits.trailing_zeros() as usize
+        };
+        if d >= 9 || !st.place(d, b, pos) {
+            return None;
+        }
     }
 }
 
