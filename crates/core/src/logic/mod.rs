@@ -443,15 +443,17 @@ fn chain_step(board: &Board) -> Option<Step> {
     forcing::forcing_chains(board, forcing::Mode::DynamicPlus)
 }
 
-/// The rating given to a step that no implemented technique finds (deeper nesting than SE's
-/// first levels). SE rates its nested forcing chains 9.5 and up.
-const FALLBACK_RATING: Rating = Rating(100);
+/// The rating given to a step that no implemented technique finds. SE would need nested forcing
+/// chains of level 2 or more there: base 9.5 ("+ Forcing Chains") or 10.0 ("+ Multiple Forcing
+/// Chains"), plus a length bonus that for such chains is typically 0.8 to 1.1; 10.5 is in the
+/// middle of that range.
+const FALLBACK_RATING: Rating = Rating(105);
 
 /// Grades a puzzle: solves it with [`next_step`] until solved or stuck, and reports ER, EP, ED.
 ///
 /// Never hangs: every technique is bounded, and each step removes at least one candidate. If no
 /// technique applies to a uniquely solvable puzzle, one cell of the solution is placed as a step
-/// rated 10.0 ("Nested Forcing Chains"), so every such puzzle is rated. A puzzle without a unique
+/// rated 10.5 ("Nested Forcing Chains"), so every such puzzle is rated. A puzzle without a unique
 /// solution is solved as far as the techniques up to BUG go; then `solved` is false (unless they
 /// filled the grid).
 ///
