@@ -1,15 +1,39 @@
-//! The 2017 assignment's interface (北航 software engineering): `shudu -c N` and `shudu -s FILE`,
-//! both writing `sudoku.txt` in the current folder.
+//! The assignments' interfaces (北航 software engineering), all writing `sudoku.txt` in the
+//! current folder: the 2017 one, `shudu -c N` (grids) and `shudu -s FILE` (solve), and the pair
+//! project's puzzle generator, `shudu -n N [-m 1|2|3] [-r A~B] [-u]`.
+//!
+//! # `-m`: the difficulty levels
+//!
+//! Each level is one band of the grader's scale (`shudu_core::logic`, Sudoku Explainer ratings)
+//! and, unless `-r` gives the number of blanks, a range of givens where that band is common:
+//!
+//! | `-m` | band | rating | givens (blanks) without `-r` |
+//! |---|---|---|---|
+//! | 1 | easy | up to 1.2 | 36-45 (36-45) |
+//! | 2 | medium | 1.3-1.5 | 30-35 (46-51) |
+//! | 3 | hard | 1.6-2.5 | 24-29 (52-57) |
+//!
+//! A rated puzzle must have a unique solution, so `-m` implies `-u`. Without `-u` (and `-m`),
+//! `-n` digs holes at random without the uniqueness check, as the assignment allows; standard
+//! error says so.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use std::time::Duration;
+
 use anyhow::{bail, Result};
 use clap::Args;
+use shudu_core::generate::{GenerateConfig, Symmetry};
 use shudu_core::grids::GridsConfig;
+use shudu_core::logic::Band;
 use shudu_core::Digit;
 
+use crate::generate::Job;
 use crate::io::{self, FormatArg, Output};
+
+/// How long `-n` searches before writing what it found ("found M of N").
+const BUDGET: Duration = Duration::from_secs(60);
 
 /// The file both modes write, in the current folder.
 const OUTPUT: &str = "sudoku.txt";
@@ -24,9 +48,28 @@ pub struct CompatArgs {
         value_name = "N",
         value_parser = clap::value_parser!(i64).range(1..=1_000_000),
         allow_hyphen_values = true,
-        conflicts_with = "solve"
+        conflicts_with_all = ["solve", "puzzles"]
     )]
     create: Option<i64>,
+    /// Write N puzzles (1 to 10000) to sudoku.txt in the same format, 0 for a blank.
+    #[arg(
+        short = 'n',
+        value_name = "N",
+        value_parser = clap::value_parser!(i64).range(1..=10_000),
+        allow_hyphen_values = true,
+        conflicts_with = "solve"
+    )]
+    puzzles: Option<i64>,
+    /// With -n: difficulty 1 (easy), 2 (medium) or 3 (hard), rated by the grader; implies -u.
+    #[arg(short = 'm', value_name = "1|2|3", value_parser = clap::value_parser!(u8).range(1..=3), requires = "puzzles")]
+    level: Option<u8>,
+    /// With -n: the number of blanks, a range A~B within 20~55 (a single number for exactly
+    /// that many).
+    #[arg(short = 'r', value_name = "A~B", value_parser = parse_blanks, requires = "puzzles")]
+    blanks: Option<(usize, usize)>,
+    /// With -n: every puzzle has exactly one solution.
+    #[arg(short = 'u', requires = "puzzles")]
+    unique: bool,
     /// Solve every puzzle of FILE (9 lines of digits, 0 for empty, a blank line between puzzles;
     /// other formats are detected too) and write the solutions to sudoku.txt, in order.
     #[arg(short = 's', value_name = "FILE")]
@@ -35,7 +78,7 @@ pub struct CompatArgs {
     /// number).
     #[arg(long, value_parser = io::parse_digit, default_value = "1")]
     first_digit: Digit,
-    /// With -c: seed of the random generator (random when omitted).
+    /// With -c or -n: seed of the random generator (random when omitted).
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads (default: one per core).
@@ -63,5 +106,61 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
         out.finish()?;
         return Ok(summary.exit_code());
     }
-    bail!("nothing to do: give a command (try 'shudu --help'), or -c N, or -s FILE")
+    if let Some(n) = args.puzzles {
+        return puzzles(args, n as usize);
+    }
+    bail!("nothing to do: give a command (try 'shudu --help'), or -c N, -s FILE or -n N")
+}
+
+/// Parses the blanks range `A~B` (or `A`), each from 20 to 55.
+fn parse_blanks(s: &str) -> std::result::Result<(usize, usize), String> {
+    let bad = || format!("expected a number of blanks A~B with 20 <= A <= B <= 55, found '{s}'");
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+    let (a, b) = match s.split_once('~') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => (num(s)?, num(s)?),
+    };
+    if !(20..=55).contains(&a) || !(20..=55).contains(&b) || a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// The band of a `-m` level and the givens used when `-r` is absent (see the module docs).
+pub fn level(m: u8) -> (Band, (usize, usize)) {
+    match m {
+        1 => (Band::Easy, (36, 45)),
+        2 => (Band::Medium, (30, 35)),
+        _ => (Band::Hard, (24, 29)),
+    }
+}
+
+/// `-n N [-m L] [-r A~B] [-u]`: puzzles in the assignment's grid format.
+fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
+    let (band, default_givens) = match args.level {
+        Some(m) => {
+            let (b, g) = level(m);
+            (Some(b), g)
+        }
+        // The assignment's whole blanks range, 20~55.
+        None => (None, (26, 61)),
+    };
+    let givens = args
+        .blanks
+        .map_or(default_givens, |(a, b)| (81 - b, 81 - a));
+    let job = Job {
+        config: GenerateConfig {
+            givens: Some(givens),
+            symmetry: Symmetry::None,
+            minimal: false,
+            unique: args.unique || band.is_some(),
+            band,
+        },
+        count: n,
+        seed: args.seed.unwrap_or_else(rand::random),
+        timeout: Some(BUDGET),
+    };
+    let batch = job.run()?;
+    crate::generate::write_to(&batch, &job, FormatArg::Grid.into(), Path::new(OUTPUT))?;
+    Ok(job.report(&batch))
 }

@@ -1,0 +1,224 @@
+//! `shudu check`: what a puzzle file holds, puzzle by puzzle, for anyone who received one.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use rayon::prelude::*;
+use shudu_core::format::{Reader, Record};
+use shudu_core::generate::{is_minimal, Symmetry};
+use shudu_core::solver::count_solutions;
+use shudu_core::{Cell, ParseError, Puzzle};
+
+use crate::exit;
+use crate::io::{self, Output};
+
+/// Arguments of `shudu check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The file to check (any format, detected); `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Write the report to FILE (replaced whole, atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// What one record turned out to be.
+enum Verdict {
+    /// A complete grid (every cell filled; the reader has checked the rules).
+    Grid,
+    /// A puzzle with holes: its solution count (capped at 2) and, when it is 1, minimality.
+    Puzzle { solutions: usize, minimal: bool },
+}
+
+/// The report of a whole file.
+#[derive(Default)]
+struct Tally {
+    proper: usize,
+    minimal: usize,
+    several: usize,
+    none: usize,
+    grids: usize,
+    repeated: usize,
+    unreadable: usize,
+    first_digits: [usize; 10],
+}
+
+/// Records per parallel batch (bounds memory on huge inputs).
+const BATCH: usize = 1 << 14;
+
+/// Runs `shudu check`.
+pub fn run(args: &CheckArgs) -> Result<ExitCode> {
+    io::set_threads(args.threads)?;
+    let text = io::read_input(args.input.as_deref())?;
+    let mut out = Output::create(args.output.as_deref())?;
+    let mut tally = Tally::default();
+    // First record number of each complete grid seen, to report repeats.
+    let mut seen: HashMap<[u8; 81], usize> = HashMap::new();
+    let mut reader = Reader::new(&text);
+    let mut buf = String::new();
+    loop {
+        let batch: Vec<Result<Record, ParseError>> = reader.by_ref().take(BATCH).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let checked: Vec<Result<(Record, Verdict), ParseError>> = batch
+            .into_par_iter()
+            .map(|r| {
+                r.map(|rec| {
+                    let v = verdict(&rec.puzzle);
+                    (rec, v)
+                })
+            })
+            .collect();
+        buf.clear();
+        for item in checked {
+            let (rec, v) = match item {
+                Ok(x) => x,
+                Err(e) => {
+                    tally.unreadable += 1;
+                    let _ = writeln!(buf, "puzzle {}, line {}: unreadable: {e}", e.puzzle, e.line);
+                    eprintln!("shudu: {e}");
+                    continue;
+                }
+            };
+            let _ = write!(buf, "puzzle {}, line {}: ", rec.number, rec.line);
+            match v {
+                Verdict::Grid => {
+                    tally.grids += 1;
+                    let first = rec.puzzle.get(Cell::from_index(0)).map_or(0, |d| d.get());
+                    tally.first_digits[first as usize] += 1;
+                    let _ = write!(buf, "complete grid, valid, first digit {first}");
+                    match seen.get(rec.puzzle.as_bytes()) {
+                        Some(&earlier) => {
+                            tally.repeated += 1;
+                            let _ = write!(buf, ", same grid as puzzle {earlier}");
+                        }
+                        None => {
+                            seen.insert(*rec.puzzle.as_bytes(), rec.number);
+                        }
+                    }
+                    buf.push('\n');
+                }
+                Verdict::Puzzle { solutions, minimal } => {
+                    match solutions {
+                        0 => {
+                            tally.none += 1;
+                            buf.push_str("valid, no solution");
+                        }
+                        1 => {
+                            tally.proper += 1;
+                            buf.push_str("valid, 1 solution");
+                            if minimal {
+                                tally.minimal += 1;
+                                buf.push_str(", minimal");
+                            } else {
+                                buf.push_str(", not minimal");
+                            }
+                        }
+                        _ => {
+                            tally.several += 1;
+                            buf.push_str("valid, 2+ solutions");
+                        }
+                    }
+                    let _ = writeln!(
+                        buf,
+                        ", {} givens, symmetry {}",
+                        rec.puzzle.givens(),
+                        symmetry_label(&rec.puzzle)
+                    );
+                }
+            }
+        }
+        out.write_all(buf.as_bytes())?;
+    }
+    out.write_all(summary(&tally).as_bytes())?;
+    out.finish()?;
+    Ok(if tally.unreadable > 0 {
+        ExitCode::from(exit::INPUT)
+    } else if tally.several + tally.none + tally.repeated > 0 {
+        ExitCode::from(exit::NOT_UNIQUE)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn verdict(p: &Puzzle) -> Verdict {
+    if p.is_full() {
+        return Verdict::Grid;
+    }
+    let out = count_solutions(p, 2);
+    let minimal = match (out.count, out.solution) {
+        (1, Some(g)) => is_minimal(p, &g),
+        _ => false,
+    };
+    Verdict::Puzzle {
+        solutions: out.count,
+        minimal,
+    }
+}
+
+/// The strongest symmetries of the pattern of givens: those it has that no other symmetry it has
+/// implies (a dihedral pattern is just "dihedral"); "none" if it has none.
+fn symmetry_label(p: &Puzzle) -> String {
+    let held = Symmetry::detect(p);
+    let implied_by = |weak: Symmetry, strong: Symmetry| {
+        // `strong` implies `weak` if and only if each orbit of `strong` is a union of orbits
+        // of `weak`.
+        weak != strong
+            && strong.orbits().iter().all(|&o| {
+                weak.orbits()
+                    .iter()
+                    .all(|&w| (w & o).is_empty() || (w & o) == w)
+            })
+    };
+    let strongest: Vec<&str> = held
+        .iter()
+        .filter(|&&s| !held.iter().any(|&t| implied_by(s, t)))
+        .map(|s| s.name())
+        .collect();
+    if strongest.is_empty() {
+        "none".to_string()
+    } else {
+        strongest.join("+")
+    }
+}
+
+fn summary(t: &Tally) -> String {
+    let puzzles = t.proper + t.several + t.none;
+    let mut s = format!(
+        "checked {} records: {puzzles} puzzles ({} with 1 solution, {} of them minimal; {} with 2+; {} with none), {} complete grids",
+        puzzles + t.grids + t.unreadable,
+        t.proper,
+        t.minimal,
+        t.several,
+        t.none,
+        t.grids,
+    );
+    if t.grids > 0 {
+        if t.repeated == 0 {
+            s.push_str(" (all distinct");
+        } else {
+            let _ = write!(s, " ({} repeated", t.repeated);
+        }
+        let firsts: Vec<String> = (1..10)
+            .filter(|&d| t.first_digits[d] > 0)
+            .map(|d| format!("{d} in {}", t.first_digits[d]))
+            .collect();
+        if firsts.len() == 1 {
+            let d = (1..10).find(|&d| t.first_digits[d] > 0).unwrap_or(0);
+            let _ = write!(s, "; first digit {d} in all)");
+        } else {
+            let _ = write!(s, "; first digits: {})", firsts.join(", "));
+        }
+    }
+    let _ = writeln!(s, ", {} unreadable", t.unreadable);
+    s
+}

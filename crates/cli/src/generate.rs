@@ -1,0 +1,334 @@
+//! `shudu generate`: puzzles with a unique solution, dug from random grids.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::{ArgAction, Args};
+use rayon::prelude::*;
+use shudu_core::format::Format;
+use shudu_core::generate::{generate_batch, BatchResult, GenerateConfig, Symmetry};
+use shudu_core::logic::{grade, Band};
+
+use crate::exit;
+use crate::io::{self, FormatArg, Output};
+
+/// Arguments of `shudu generate`.
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// How many puzzles to make.
+    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    count: u64,
+    /// Exactly K givens (17 to 81), or a range A..B.
+    #[arg(long, value_name = "K|A..B", value_parser = parse_givens)]
+    givens: Option<(usize, usize)>,
+    /// Symmetry of the givens' pattern: none, rot180, rot90, mirror-h, mirror-v, mirror-both,
+    /// diagonal, anti-diagonal, both-diagonals, dihedral.
+    #[arg(long, default_value = "none", value_parser = parse_symmetry)]
+    symmetry: Symmetry,
+    /// No single given can be removed without losing uniqueness.
+    #[arg(long)]
+    minimal: bool,
+    /// Keep only puzzles of this difficulty band (easy, medium, hard, fiendish, diabolical,
+    /// extreme), as rated by `shudu grade`.
+    #[arg(long, value_parser = parse_band)]
+    band: Option<Band>,
+    /// Seed of the random generator: the same seed gives the same puzzles, whatever --threads.
+    /// Random when omitted.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: FormatArg,
+    /// Add each puzzle's solution: after the puzzle on its line (line format), as the next
+    /// record (block formats); JSON always carries it.
+    #[arg(long)]
+    with_solution: bool,
+    /// Write to FILE (replaced whole, atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds) and
+    /// write what was found.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    timeout: Option<Duration>,
+    /// `--unique false`: plain random digging to --givens without the uniqueness check (the
+    /// classic method; puzzles may have several solutions, and the output says so).
+    #[arg(long, default_value_t = true, action = ArgAction::Set, value_name = "BOOL")]
+    unique: bool,
+    /// Print a summary on standard error: count, time per puzzle, histograms of givens and
+    /// ratings.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// Parses `K` or `A..B` (also `A..=B`).
+pub fn parse_givens(s: &str) -> std::result::Result<(usize, usize), String> {
+    let num = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("expected a number of givens K or a range A..B, found '{s}'"))
+    };
+    let (a, b) = match s.split_once("..") {
+        Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),
+        None => {
+            let k = num(s)?;
+            (k, k)
+        }
+    };
+    if a > b {
+        return Err(format!("the range '{s}' is empty: {a} is more than {b}"));
+    }
+    if b > 81 {
+        return Err(format!("'{s}': a puzzle has at most 81 givens"));
+    }
+    Ok((a, b))
+}
+
+fn parse_symmetry(s: &str) -> std::result::Result<Symmetry, String> {
+    s.parse()
+        .map_err(|e: shudu_core::generate::UnknownSymmetry| e.to_string())
+}
+
+fn parse_band(s: &str) -> std::result::Result<Band, String> {
+    s.parse()
+        .map_err(|e: shudu_core::logic::BandParseError| e.to_string())
+}
+
+/// Parses a duration: a number followed by `ms`, `s`, `m` or `h`; a bare number is seconds.
+pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let bad = || format!("expected a duration such as 30s, 500ms, 2m or 1h, found '{s}'");
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    let scale = match unit.trim() {
+        "" | "s" => 1.0,
+        "ms" => 0.001,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => return Err(bad()),
+    };
+    Duration::try_from_secs_f64(value * scale).map_err(|_| bad())
+}
+
+/// Runs `shudu generate`.
+pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
+    io::set_threads(args.threads)?;
+    let config = GenerateConfig {
+        givens: args.givens,
+        symmetry: args.symmetry,
+        minimal: args.minimal,
+        unique: args.unique,
+        band: args.band,
+    };
+    let job = Job {
+        config,
+        count: args.count as usize,
+        seed: args.seed.unwrap_or_else(rand::random),
+        timeout: args.timeout,
+    };
+    let batch = job.run()?;
+    let mut out = Output::create(args.output.as_deref())?;
+    out.write_all(&render(
+        &batch,
+        &job,
+        args.format.into(),
+        args.with_solution,
+        false,
+    ))?;
+    out.finish()?;
+    if args.stats {
+        eprint!("{}", stats(&batch, &job));
+    }
+    Ok(job.report(&batch))
+}
+
+/// One generation request, shared with the assignment's `-n` mode.
+pub struct Job {
+    /// What to make.
+    pub config: GenerateConfig,
+    /// How many.
+    pub count: usize,
+    /// The seed of the batch.
+    pub seed: u64,
+    /// The time budget.
+    pub timeout: Option<Duration>,
+}
+
+impl Job {
+    /// Generates the batch, with a progress bar on a terminal.
+    pub fn run(&self) -> Result<BatchResult> {
+        if !self.config.unique {
+            eprintln!(
+                "shudu: note: plain random digging without the uniqueness check (--unique false, \
+                 or -n without -u): puzzles may have several solutions"
+            );
+        }
+        let bar = io::progress(self.count as u64, "puzzles");
+        let batch = generate_batch(&self.config, self.count, self.seed, self.timeout, &|k| {
+            bar.inc(k as u64)
+        })
+        .context("cannot generate these puzzles")?;
+        bar.finish_and_clear();
+        Ok(batch)
+    }
+
+    /// Says on standard error if the budget ran out, and gives the exit status: 1 if some
+    /// puzzles are missing.
+    pub fn report(&self, batch: &BatchResult) -> ExitCode {
+        if batch.is_complete() {
+            return ExitCode::SUCCESS;
+        }
+        eprintln!(
+            "shudu: found {} of {} puzzles within the time budget of {:.1?}",
+            batch.puzzles.len(),
+            batch.requested,
+            self.timeout.unwrap_or_default()
+        );
+        ExitCode::from(exit::NOT_UNIQUE)
+    }
+}
+
+#[derive(serde::Serialize)]
+struct JsonRecord<'a> {
+    puzzle: String,
+    solution: String,
+    givens: usize,
+    symmetry: &'a str,
+    seed: u64,
+    item: usize,
+    unique_checked: bool,
+}
+
+/// The whole output, in item order. Unless `bare`, output of plain digging starts with a `#`
+/// comment saying that uniqueness was not checked (JSON says it in every record).
+pub fn render(
+    batch: &BatchResult,
+    job: &Job,
+    format: Format,
+    with_solution: bool,
+    bare: bool,
+) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(batch.puzzles.len() * 180);
+    if !job.config.unique && !bare && format != Format::Json {
+        buf.extend_from_slice(
+            b"# plain random digging (--unique false): puzzles may have several solutions\n",
+        );
+    }
+    let mut index = 0;
+    for (g, &item) in batch.puzzles.iter().zip(&batch.items) {
+        match format {
+            Format::Json => {
+                let record = JsonRecord {
+                    puzzle: g.puzzle.to_line(),
+                    solution: g.solution.to_line(),
+                    givens: g.puzzle.givens(),
+                    symmetry: job.config.symmetry.name(),
+                    seed: job.seed,
+                    item,
+                    unique_checked: job.config.unique,
+                };
+                serde_json::to_writer(&mut buf, &record).expect("writing to memory");
+                buf.push(b'\n');
+            }
+            Format::Line if with_solution => {
+                buf.extend_from_slice(g.puzzle.to_line().as_bytes());
+                buf.push(b' ');
+                buf.extend_from_slice(g.solution.to_line().as_bytes());
+                buf.push(b'\n');
+            }
+            _ => {
+                format.write(&mut buf, index, &g.puzzle);
+                index += 1;
+                if with_solution {
+                    format.write(&mut buf, index, &g.solution.to_puzzle());
+                    index += 1;
+                }
+            }
+        }
+    }
+    buf
+}
+
+/// The `--stats` summary.
+pub fn stats(batch: &BatchResult, job: &Job) -> String {
+    use std::fmt::Write;
+    let found = batch.puzzles.len();
+    let secs = batch.elapsed.as_secs_f64();
+    let mut s = String::new();
+    let kind = if job.config.unique {
+        "unique solution checked"
+    } else {
+        "plain digging, uniqueness NOT checked"
+    };
+    let _ = writeln!(
+        s,
+        "made {found} of {} puzzles ({kind}), seed {}",
+        batch.requested, job.seed
+    );
+    let _ = writeln!(
+        s,
+        "time {secs:.3} s, {:.1} us a puzzle, {:.0} puzzles/s, {:.2} grids tried a puzzle",
+        secs * 1e6 / found.max(1) as f64,
+        found as f64 / secs.max(1e-9),
+        batch.attempts as f64 / found.max(1) as f64
+    );
+    if found == 0 {
+        return s;
+    }
+    let mut by_givens = [0usize; 82];
+    for g in &batch.puzzles {
+        by_givens[g.puzzle.givens()] += 1;
+    }
+    let _ = writeln!(s, "givens:");
+    histogram(
+        &mut s,
+        by_givens
+            .iter()
+            .enumerate()
+            .map(|(k, &n)| (k.to_string(), n)),
+        found,
+    );
+    if job.config.unique {
+        let bands: Vec<Band> = batch
+            .puzzles
+            .par_iter()
+            .map(|g| grade(&g.puzzle).band)
+            .collect();
+        let _ = writeln!(s, "ratings (Sudoku Explainer bands):");
+        histogram(
+            &mut s,
+            Band::ALL.iter().map(|b| {
+                (
+                    b.name().to_string(),
+                    bands.iter().filter(|&x| x == b).count(),
+                )
+            }),
+            found,
+        );
+    }
+    s
+}
+
+/// Rows `label count percent bar` for the non-zero counts.
+fn histogram(s: &mut String, rows: impl Iterator<Item = (String, usize)>, total: usize) {
+    use std::fmt::Write;
+    for (label, n) in rows.filter(|r| r.1 > 0) {
+        let pct = 100.0 * n as f64 / total as f64;
+        let bar = "#".repeat((pct / 2.0).round() as usize);
+        let _ = writeln!(s, "  {label:>10} {n:>8} {pct:5.1}% {bar}");
+    }
+}
+
+/// Writes the batch to `path` in `format` with no comment line: the assignment's mode.
+pub fn write_to(batch: &BatchResult, job: &Job, format: Format, path: &Path) -> Result<()> {
+    let mut out = Output::create(Some(path))?;
+    out.write_all(&render(batch, job, format, false, true))?;
+    out.finish()
+}
