@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod check;
 mod compat;
+mod grade;
 mod generate;
 mod grids;
 mod io;
@@ -37,6 +38,12 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Check a puzzle file: validity, solution count, minimality, givens, symmetry, repeats.
     Check(check::CheckArgs),
+    /// Rate puzzles on the Sudoku Explainer scale (ER/EP/ED) with their band and techniques.
+    Grade(grade::GradeArgs),
+    /// Solve a puzzle step by step with human techniques, explaining each step.
+    Explain(grade::ExplainArgs),
+    /// The next step for a position, in stages: which technique, where, the full step.
+    Hint(grade::HintArgs),
     /// Play in the browser: serves the game on localhost and prints its address.
     Play(play::PlayArgs),
 }
@@ -58,6 +65,9 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Generate(args)) => generate::run(args),
         Some(Command::Check(args)) => check::run(args),
+        Some(Command::Grade(args)) => grade::run_grade(args),
+        Some(Command::Explain(args)) => grade::run_explain(args),
+        Some(Command::Hint(args)) => grade::run_hint(args),
         Some(Command::Play(args)) => play::run(args),
         None => compat::run(&cli.compat),
     };

@@ -435,3 +435,145 @@ fn play_rejects_a_bad_port() {
         .code(2)
         .stderr(contains("99999"));
 }
+
+/// Three puzzles of `se_calibration.tsv` with Sudoku Explainer 1.2.1's ER/EP/ED.
+const RATED: [(&str, &str); 3] = [
+    (
+        "..2...9..9....6..18..4...3.....6..5..3...82........3.7.2.9..1..6.1.5.....7...4...",
+        "9.0/1.2/1.2 extreme",
+    ),
+    (
+        "........934.........6924..........57.8...1...17.....2....26...3.....9..6...8..27.",
+        "4.5/1.2/1.2 fiendish",
+    ),
+    (
+        "..61.8....4.....7........2.6...9...58.....3....7..1...5....3...98....6..3...2..59",
+        "7.6/1.2/1.2 diabolical",
+    ),
+];
+
+#[test]
+fn grade_rates_on_the_se_scale_in_input_order() {
+    let input: String = RATED.iter().map(|(p, _)| format!("{p}\n")).collect();
+    let expected: String = RATED.iter().map(|(p, r)| format!("{p} {r}\n")).collect();
+    shudu()
+        .args(["grade", "--threads", "2"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn grade_json_has_ratings_band_and_techniques() {
+    let out = shudu()
+        .args(["grade", "--format", "json"])
+        .write_stdin(format!("{PUZZLE}\n{}\nbad\n", ".".repeat(81)))
+        .assert()
+        .code(2)
+        .stderr(contains("puzzle 2, line 2: more than one solution"))
+        .stderr(contains("puzzle 3, line 3"))
+        .get_output()
+        .stdout
+        .clone();
+    let records: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 3);
+    assert_eq!(records[0]["er"], 1.2);
+    assert_eq!(records[0]["band"], "easy");
+    let techniques = records[0]["techniques"].as_array().unwrap();
+    assert!(techniques
+        .iter()
+        .any(|t| t["technique"] == "Hidden Single" && t["count"].as_u64().unwrap() > 0));
+    assert_eq!(records[1]["status"], "multiple");
+    assert!(records[1]["er"].is_null());
+    assert_eq!(records[2]["status"], "invalid");
+}
+
+#[test]
+fn explain_walks_the_whole_path() {
+    let out = shudu()
+        .args(["explain", PUZZLE])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("rating ER 1.2, EP 1.2, ED 1.2 (easy)"));
+    assert!(text.contains("1. [1.2] Hidden Single: In box"));
+    // The header announces the number of steps, and every one of them is printed, numbered.
+    let announced: usize = text
+        .split(" steps")
+        .next()
+        .and_then(|head| head.rsplit(", ").next())
+        .and_then(|n| n.parse().ok())
+        .expect("header with the step count");
+    let numbered = text
+        .lines()
+        .filter(|l| {
+            l.split_once(". [")
+                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+        })
+        .count();
+    assert!(announced > 40, "{announced}");
+    assert_eq!(numbered, announced);
+    let brief = shudu()
+        .args(["explain", "--brief", RATED[0].0])
+        .assert()
+        .success();
+    let brief = String::from_utf8(brief.get_output().stdout.clone()).unwrap();
+    assert!(brief.contains("rating ER 9.0"));
+    assert!(!brief.contains("+----"));
+}
+
+#[test]
+fn explain_refuses_puzzles_without_one_solution() {
+    shudu()
+        .args(["explain", &".".repeat(81)])
+        .assert()
+        .code(1)
+        .stderr(contains("more than one solution"));
+    shudu()
+        .args(["explain", "12x"])
+        .assert()
+        .code(2)
+        .stderr(contains("the puzzle argument: found 'x'"));
+}
+
+#[test]
+fn hint_gives_three_stages() {
+    shudu()
+        .args(["hint", PUZZLE])
+        .assert()
+        .success()
+        .stdout(contains("1. Technique: Look for a Hidden Single."))
+        .stdout(contains("2. Where: Look for a Hidden Single in box"))
+        .stdout(contains("3. Step [1.2]: In box"));
+    let first = shudu()
+        .args(["hint", "--stage", "1", PUZZLE])
+        .assert()
+        .success();
+    let text = String::from_utf8(first.get_output().stdout.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1);
+}
+
+#[test]
+fn hint_reports_a_wrong_entry_and_bad_marks() {
+    // r1c3 holds 4 in the solution; entering 1 there leaves no solution.
+    let mut wrong = PUZZLE.to_string();
+    wrong.replace_range(2..3, "1");
+    shudu()
+        .args(["hint", &wrong])
+        .assert()
+        .code(1)
+        .stderr(contains("no solution: some digit entered is wrong"));
+    shudu()
+        .args(["hint", PUZZLE, "--marks", "1,2"])
+        .assert()
+        .code(2)
+        .stderr(contains("--marks has 2 fields; expected 81"));
+}

@@ -1,0 +1,423 @@
+//! `shudu grade`, `shudu explain` and `shudu hint`: the human-style solver from the command line.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use rayon::prelude::*;
+use shudu_core::format::Reader;
+use shudu_core::logic::{grade, next_step, Board, Grade, Step};
+use shudu_core::solver::{solve_unique, Solutions};
+use shudu_core::{Cell, Digit, DigitSet, Puzzle};
+
+use crate::exit;
+use crate::io::{self, Output};
+
+/// Output formats of `shudu grade`.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GradeFormat {
+    /// `puzzle ER/EP/ED band`, one line a puzzle (like Sudoku Explainer's serate).
+    #[default]
+    Line,
+    /// JSON Lines: `er`, `ep`, `ed` (numbers), `band`, `techniques` with counts, and more.
+    Json,
+}
+
+/// Arguments of `shudu grade`.
+#[derive(Args, Debug)]
+pub struct GradeArgs {
+    /// The puzzle file (any format, detected); `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: GradeFormat,
+    /// Write to FILE (replaced whole, atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(serde::Serialize)]
+struct TechniqueCount {
+    technique: &'static str,
+    count: usize,
+}
+
+#[derive(serde::Serialize)]
+struct GradeRecord {
+    number: usize,
+    line: usize,
+    puzzle: Option<String>,
+    status: &'static str,
+    er: Option<f64>,
+    ep: Option<f64>,
+    ed: Option<f64>,
+    band: Option<&'static str>,
+    steps: Option<usize>,
+    techniques: Vec<TechniqueCount>,
+    error: Option<String>,
+}
+
+/// What grading one record gave.
+enum Outcome {
+    Graded(Grade),
+    NotUnique(&'static str),
+}
+
+/// Runs `shudu grade`.
+pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
+    io::set_threads(args.threads)?;
+    let text = io::read_input(args.input.as_deref())?;
+    let mut out = Output::create(args.output.as_deref())?;
+    let mut worst = exit::OK;
+    let mut reader = Reader::new(&text);
+    loop {
+        let batch: Vec<_> = reader.by_ref().take(4096).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let graded: Vec<_> = batch
+            .into_par_iter()
+            .map(|r| {
+                r.map(|rec| {
+                    let outcome = match solve_unique(&rec.puzzle) {
+                        Solutions::Unique(_) => Outcome::Graded(grade(&rec.puzzle)),
+                        Solutions::Multiple(_) => Outcome::NotUnique("multiple"),
+                        Solutions::None => Outcome::NotUnique("none"),
+                    };
+                    (rec, outcome)
+                })
+            })
+            .collect();
+        let mut buf = String::new();
+        for item in graded {
+            let record = match item {
+                Ok((rec, Outcome::Graded(g))) => GradeRecord {
+                    number: rec.number,
+                    line: rec.line,
+                    puzzle: Some(rec.puzzle.to_line()),
+                    status: "graded",
+                    er: Some(f64::from(g.er.0) / 10.0),
+                    ep: Some(f64::from(g.ep.0) / 10.0),
+                    ed: Some(f64::from(g.ed.0) / 10.0),
+                    band: Some(g.band.name()),
+                    steps: Some(g.steps.len()),
+                    techniques: g
+                        .techniques
+                        .iter()
+                        .map(|&(technique, count)| TechniqueCount { technique, count })
+                        .collect(),
+                    error: None,
+                },
+                Ok((rec, Outcome::NotUnique(status))) => {
+                    worst = worst.max(exit::NOT_UNIQUE);
+                    let why = if status == "none" {
+                        "no solution"
+                    } else {
+                        "more than one solution"
+                    };
+                    eprintln!(
+                        "shudu: puzzle {}, line {}: {why}; only puzzles with one solution are rated",
+                        rec.number, rec.line
+                    );
+                    GradeRecord {
+                        number: rec.number,
+                        line: rec.line,
+                        puzzle: Some(rec.puzzle.to_line()),
+                        status,
+                        er: None,
+                        ep: None,
+                        ed: None,
+                        band: None,
+                        steps: None,
+                        techniques: Vec::new(),
+                        error: None,
+                    }
+                }
+                Err(e) => {
+                    worst = exit::INPUT;
+                    eprintln!("shudu: {e}");
+                    GradeRecord {
+                        number: e.puzzle,
+                        line: e.line,
+                        puzzle: None,
+                        status: "invalid",
+                        er: None,
+                        ep: None,
+                        ed: None,
+                        band: None,
+                        steps: None,
+                        techniques: Vec::new(),
+                        error: Some(e.to_string()),
+                    }
+                }
+            };
+            match args.format {
+                GradeFormat::Json => {
+                    buf.push_str(&serde_json::to_string(&record)?);
+                    buf.push('\n');
+                }
+                GradeFormat::Line => {
+                    if let (Some(p), Some(er), Some(ep), Some(ed), Some(band)) =
+                        (&record.puzzle, record.er, record.ep, record.ed, record.band)
+                    {
+                        let _ = writeln!(buf, "{p} {er:.1}/{ep:.1}/{ed:.1} {band}");
+                    }
+                }
+            }
+        }
+        out.write_all(buf.as_bytes())?;
+    }
+    out.finish()?;
+    Ok(ExitCode::from(worst))
+}
+
+/// Reads one puzzle from an argument: 81 characters, or the path of a file whose first record
+/// is taken.
+fn puzzle_argument(arg: &str) -> Result<Puzzle> {
+    let path = Path::new(arg);
+    if arg.len() != 81 && path.exists() {
+        let text = std::fs::read(path).with_context(|| format!("cannot read {arg}"))?;
+        return match Reader::new(&text).next() {
+            Some(r) => r.with_context(|| format!("in {arg}")).map(|r| r.puzzle),
+            None => bail!("{arg} holds no puzzle"),
+        };
+    }
+    arg.parse::<Puzzle>()
+        .map_err(|e| anyhow::anyhow!("the puzzle argument: {}", e.kind))
+}
+
+/// Arguments of `shudu explain`.
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The puzzle: 81 characters (`.` or `0` for empty), or a file whose first puzzle is taken.
+    puzzle: String,
+    /// Print only the steps, without the grid between them.
+    #[arg(long)]
+    brief: bool,
+}
+
+/// Draws the board: digits, and the candidates of empty cells in 3×3 mini-grids.
+fn draw_board(board: &Board, out: &mut String) {
+    let rule = "+-------------------------+-------------------------+-------------------------+\n";
+    for r in 0..9 {
+        if r % 3 == 0 {
+            out.push_str(rule);
+        }
+        for sub in 0..3 {
+            for c in 0..9 {
+                if c % 3 == 0 {
+                    out.push_str("| ");
+                }
+                let cell = Cell::at(r, c);
+                for k in 0..3 {
+                    let ch = match board.value(cell) {
+                        Some(d) if sub == 1 && k == 1 => char::from(b'0' + d.get()),
+                        Some(_) => ' ',
+                        None => {
+                            let d = Digit::from_index(sub * 3 + k);
+                            if board.candidates(cell).contains(d) {
+                                char::from(b'0' + d.get())
+                            } else {
+                                '.'
+                            }
+                        }
+                    };
+                    out.push(ch);
+                }
+                out.push(' ');
+            }
+            out.push_str("|\n");
+        }
+    }
+    out.push_str(rule);
+}
+
+/// Describes a step's effect: what it places and what it removes.
+fn describe_effect(step: &Step) -> String {
+    let mut parts = Vec::new();
+    if !step.placements.is_empty() {
+        let p: Vec<String> = step
+            .placements
+            .iter()
+            .map(|(c, d)| format!("{c}={d}"))
+            .collect();
+        parts.push(format!("place {}", p.join(", ")));
+    }
+    if !step.eliminations.is_empty() {
+        let e: Vec<String> = step
+            .eliminations
+            .iter()
+            .map(|(c, d)| format!("{c}<>{d}"))
+            .collect();
+        parts.push(format!("remove {}", e.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// Runs `shudu explain`.
+pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
+    let puzzle = puzzle_argument(&args.puzzle)?;
+    match solve_unique(&puzzle) {
+        Solutions::Unique(_) => {}
+        Solutions::Multiple(_) => {
+            eprintln!(
+                "shudu: this puzzle has more than one solution; logic alone cannot finish it"
+            );
+            return Ok(ExitCode::from(exit::NOT_UNIQUE));
+        }
+        Solutions::None => {
+            eprintln!("shudu: this puzzle has no solution");
+            return Ok(ExitCode::from(exit::NOT_UNIQUE));
+        }
+    }
+    let g = grade(&puzzle);
+    let mut board = Board::new(&puzzle);
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{puzzle}\nrating ER {}, EP {}, ED {} ({}), {} steps\n",
+        g.er,
+        g.ep,
+        g.ed,
+        g.band,
+        g.steps.len()
+    );
+    if !args.brief {
+        draw_board(&board, &mut text);
+    }
+    for (n, step) in g.steps.iter().enumerate() {
+        let _ = writeln!(
+            text,
+            "\n{}. [{}] {}: {}\n   => {}",
+            n + 1,
+            step.rating,
+            step.technique,
+            step.text,
+            describe_effect(step)
+        );
+        board.apply(step);
+        if !args.brief {
+            draw_board(&board, &mut text);
+        }
+    }
+    let mut out = Output::create(None)?;
+    out.write_all(text.as_bytes())?;
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Arguments of `shudu hint`.
+#[derive(Args, Debug)]
+pub struct HintArgs {
+    /// The position: 81 characters holding the givens and the digits entered so far (`.` or `0`
+    /// for empty), or a file whose first puzzle is taken.
+    position: String,
+    /// Your pencil marks: 81 comma-separated fields, each the digits marked in that cell (empty
+    /// for a filled cell or no marks), e.g. `,,,125,3,...`.
+    #[arg(long)]
+    marks: Option<String>,
+    /// Show only up to this stage: 1 which technique, 2 where to look, 3 the full step.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
+    stage: u8,
+}
+
+fn parse_marks(text: &str) -> Result<[DigitSet; 81]> {
+    let fields: Vec<&str> = text.split(',').collect();
+    if fields.len() != 81 {
+        bail!(
+            "--marks has {} fields; expected 81, one a cell, separated by commas",
+            fields.len()
+        );
+    }
+    let mut marks = [DigitSet::EMPTY; 81];
+    for (i, field) in fields.iter().enumerate() {
+        for (k, ch) in field.trim().chars().enumerate() {
+            let d = ch
+                .to_digit(10)
+                .and_then(|v| Digit::new(v as u8))
+                .with_context(|| {
+                    format!(
+                        "--marks, field {} ({}), character {}: found '{ch}'; expected digits 1-9",
+                        i + 1,
+                        Cell::from_index(i),
+                        k + 1
+                    )
+                })?;
+            marks[i].insert(d);
+        }
+    }
+    Ok(marks)
+}
+
+/// Runs `shudu hint`.
+pub fn run_hint(args: &HintArgs) -> Result<ExitCode> {
+    let position = puzzle_argument(&args.position)?;
+    let marks = args.marks.as_deref().map(parse_marks).transpose()?;
+    match solve_unique(&position) {
+        Solutions::Unique(_) => {}
+        Solutions::Multiple(_) => {
+            eprintln!(
+                "shudu: this position has more than one solution; hints need a proper puzzle"
+            );
+            return Ok(ExitCode::from(exit::NOT_UNIQUE));
+        }
+        Solutions::None => {
+            eprintln!("shudu: this position has no solution: some digit entered is wrong");
+            return Ok(ExitCode::from(exit::NOT_UNIQUE));
+        }
+    }
+    let board = Board::from_position(&position, &position, marks.as_ref());
+    if board.is_solved() {
+        println!("The grid is complete and correct.");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(step) = next_step(&board) else {
+        eprintln!(
+            "shudu: no technique applies to this position; if you gave pencil marks, one of them may leave out a cell's digit"
+        );
+        return Ok(ExitCode::from(exit::NOT_UNIQUE));
+    };
+    let mut text = format!("1. Technique: {}\n", step.hint_technique());
+    if args.stage >= 2 {
+        let _ = writeln!(text, "2. Where: {}", step.hint_where());
+    }
+    if args.stage >= 3 {
+        let _ = writeln!(
+            text,
+            "3. Step [{}]: {}\n   => {}",
+            step.rating,
+            step.text,
+            describe_effect(&step)
+        );
+    }
+    let mut out = Output::create(None)?;
+    out.write_all(text.as_bytes())?;
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_need_81_fields() {
+        assert!(parse_marks("1,2")
+            .unwrap_err()
+            .to_string()
+            .contains("has 2 fields; expected 81"));
+        let mut s = vec![""; 81];
+        s[4] = "12x";
+        let err = parse_marks(&s.join(",")).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "--marks, field 5 (r1c5), character 3: found 'x'; expected digits 1-9"
+        );
+    }
+}
