@@ -145,6 +145,10 @@ pub(crate) trait Guesser {
     /// there is no other solution; when any solution will do (random grids) it finds no
     /// shortcut and only costs time (measured: the same 15 guesses a grid either way).
     const STACK_UPDATES: bool = true;
+
+    /// Whether to spend time choosing the guess cell (band and row with the most bivalue
+    /// cells), which pays when a whole tree must be searched, or to take the first bivalue cell.
+    const CAREFUL_PICK: bool = true;
 }
 
 /// Tries digits in increasing order.
@@ -214,7 +218,35 @@ impl State {
         true
     }
 
+    /// The state after placing three diagonal boxes (boxes 1, 5 and 9), written directly rather
+    /// than by 27 placements (a hot path of grid generation: `examples/grid_rate.rs`).
+    /// `perms[b][k]` is the digit index in cell `k` (row-major) of the diagonal box of band `b`.
+    pub(crate) fn from_diagonal(perms: &[[u8; 9]; 3]) -> State {
+        // pos[b][d]: in-band position of digit d in band b's diagonal box.
+        let mut pos = [[0usize; 9]; 3];
+        for (b, perm) in perms.iter().enumerate() {
+            for (k, &d) in perm.iter().enumerate() {
+                pos[b][d as usize] = 9 * (k / 3) + 3 * b + k % 3;
+            }
+        }
+        let mut st = State::empty();
+        for d in 0..9 {
+            let cols = COL[pos[0][d] % 9] | COL[pos[1][d] % 9] | COL[pos[2][d] % 9];
+            for b in 0..3 {
+                let own = pos[b][d];
+                st.cand[3 * d + b] =
+                    (BAND & !cols & !BOX[b] & !(0x1FF << (9 * (own / 9)))) | 1 << own;
+            }
+        }
+        for b in 0..3 {
+            st.unsolved[b] = BAND & !BOX[b];
+        }
+        st.dirty = (1 << 27) - 1;
+        st
+    }
+
     /// Places a digit (1-based cell and digit types).
+    #[cfg(test)]
     pub(crate) fn place_cell(&mut self, cell: Cell, d: Digit) -> bool {
         let i = cell.as_index();
         self.place(d.as_index(), i / 27, i % 27)
@@ -396,7 +428,23 @@ impl State {
     /// hardest sets, this needs 15-25% fewer guesses than the first bivalue cell (BENCHMARKS.md).
     /// The candidate counts come from bit-parallel counters, never from a loop over cells.
     #[inline(always)]
-    fn pick(&self) -> (usize, usize, u32) {
+    fn pick(&self, careful: bool) -> (usize, usize, u32) {
+        if !careful {
+            for b in 0..3 {
+                let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+                for d in 0..9 {
+                    let a = self.cand[3 * d + b];
+                    thrice |= twice & a;
+                    twice |= once & a;
+                    once |= a;
+                }
+                let bi = self.unsolved[b] & twice & !thrice;
+                if bi != 0 {
+                    let pos = bi.trailing_zeros() as usize;
+                    return (b, pos, self.digits_at(b, pos));
+                }
+            }
+        }
         let mut best_band = (0usize, 0u32, 0u32);
         let mut tri = (0usize, 0u32);
         for b in 0..3 {
@@ -499,7 +547,7 @@ impl<G: Guesser> Search<G> {
                 }
                 return;
             }
-            let (b, pos, mut digits) = st.pick();
+            let (b, pos, mut digits) = st.pick(G::CAREFUL_PICK);
             while digits.count_ones() > 1 {
                 let d = self.guesser.choose(digits);
                 digits &= !(1 << d);
@@ -533,7 +581,7 @@ pub(crate) fn descend<G: Guesser>(mut st: State, guesser: &mut G) -> Option<[u8;
         if st.is_solved() {
             return Some(st.solution());
         }
-        let (b, pos, digits) = st.pick();
+        let (b, pos, digits) = st.pick(G::CAREFUL_PICK);
         let d = if digits.count_ones() > 1 {
             guesser.choose(digits)
         } else {
@@ -677,6 +725,25 @@ mod tests {
         assert_eq!(SEG_ALLOWED[s], 0b110_110_001);
         // Rows 0 and 1 both only in box 0: impossible.
         assert_eq!(SEG_ALLOWED[0b111_001_001], 0);
+    }
+
+    #[test]
+    fn diagonal_state_equals_placing_the_cells() {
+        let perms = [
+            [3, 1, 4, 0, 5, 8, 2, 6, 7],
+            [8, 7, 6, 5, 4, 3, 2, 1, 0],
+            [0, 2, 4, 6, 8, 1, 3, 5, 7],
+        ];
+        let mut placed = State::empty();
+        for (b, perm) in perms.iter().enumerate() {
+            for (k, &d) in perm.iter().enumerate() {
+                let cell = Cell::at(3 * b + k / 3, 3 * b + k % 3);
+                assert!(placed.place_cell(cell, Digit::from_index(d as usize)));
+            }
+        }
+        let direct = State::from_diagonal(&perms);
+        assert_eq!(direct.cand, placed.cand);
+        assert_eq!(direct.unsolved, placed.unsolved);
     }
 
     #[test]
