@@ -561,6 +561,9 @@ struct Found {
     path: Vec<Node>,
     /// For a forcing chain: its source, whether the source is on, and the links (y, x).
     lazy: Option<(u16, bool, bool, bool)>,
+    /// SE's order among hints of one kind: the source (cell * 9 + digit), then cycles before the
+    /// chain from "on" before the chain from "off", then the order cycles were found.
+    order: u64,
     cycle: bool,
     placements: Vec<(Cell, Digit)>,
     eliminations: Vec<(Cell, Digit)>,
@@ -592,13 +595,22 @@ fn depth_limit(base: u16, best: u16) -> u16 {
     d
 }
 
+/// Which half of SE's loop hints to look for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// Forcing chains (depths on bit masks: cheap, so they run first and bound the cycles).
+    Chains,
+    /// Bidirectional cycles.
+    Cycles,
+}
+
 /// SE's loop hints for one setting of the links: cycles and forcing chains from every candidate.
 /// `best` is the lowest rating found so far; searches stop where they could only rate higher.
 fn loop_hints(
     board: &Board,
     links: &Links,
-    y: bool,
-    x: bool,
+    (y, x): (bool, bool),
+    part: Part,
     out: &mut Vec<Found>,
     best: &mut u16,
 ) {
@@ -630,31 +642,34 @@ fn loop_hints(
             // conjugate (X) or the cell's other candidate (Y). Without one, skip the search.
             let closable = (x && links.conj_len[pot as usize] > 0)
                 || (y && links.mate[pot as usize] != NONE16);
-            let ends = if closable {
+            let ends = if closable && part == Part::Cycles {
                 search.cycles(pot)
             } else {
                 Vec::new()
             };
-            for e in ends {
+            for (k, e) in ends.into_iter().enumerate() {
                 // Most loops remove nothing: test that on masks before building the hint.
                 if !search.cycle_removes_something(e) {
                     continue;
                 }
                 let path = search.path(e);
-                if let Some(f) = cycle_hint(board, path, y, x) {
+                if let Some(mut f) = cycle_hint(board, path, y, x) {
                     *best = (*best).min(f.rating);
+                    f.order = (pot as u64) << 32 | k as u64;
                     out.push(f);
                 }
             }
-            if x {
+            if x && part == Part::Chains {
                 for source_on in [true, false] {
                     if !source_on && !closable {
                         continue;
                     }
                     if let Some(depth) = chain_depth(links, y, pot, source_on, chain_limit) {
                         let complexity = depth as usize + 1;
-                        if let Some(f) = forcing_hint(board, pot, !source_on, complexity, y, x) {
+                        if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, y, x)
+                        {
                             *best = (*best).min(f.rating);
+                            f.order = (pot as u64) << 32 | 1 << 30 | (!source_on as u64) << 29;
                             out.push(f);
                         }
                     }
@@ -708,6 +723,7 @@ fn cycle_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Found>
         technique,
         path,
         lazy: None,
+        order: 0,
         cycle: true,
         placements: vec![],
         eliminations: elims,
@@ -752,6 +768,7 @@ fn forcing_hint(
         technique,
         path: Vec::new(),
         lazy: Some((pot, !target_on, y, x)),
+        order: 0,
         cycle: false,
         placements,
         eliminations: elims,
@@ -769,9 +786,15 @@ pub fn static_chains(board: &Board) -> Option<Step> {
     let mut all = Vec::new();
     for bound in [66, 72, u16::MAX] {
         let mut best = bound;
-        loop_hints(board, &links, false, true, &mut all, &mut best);
-        loop_hints(board, &links, true, false, &mut all, &mut best);
-        loop_hints(board, &links, true, true, &mut all, &mut best);
+        // Hints of different link settings never tie (their kinds differ), and `order` keeps
+        // SE's order within one setting, so the cheap chain searches can run first and bound the
+        // cycle searches.
+        let (x_only, y_only, both) = ((false, true), (true, false), (true, true));
+        loop_hints(board, &links, x_only, Part::Chains, &mut all, &mut best);
+        loop_hints(board, &links, both, Part::Chains, &mut all, &mut best);
+        loop_hints(board, &links, x_only, Part::Cycles, &mut all, &mut best);
+        loop_hints(board, &links, y_only, Part::Cycles, &mut all, &mut best);
+        loop_hints(board, &links, both, Part::Cycles, &mut all, &mut best);
         // Chains just past the depth limit may rate above the bound; only those within it are
         // known to be complete.
         all.retain(|f| f.rating <= bound);
@@ -781,9 +804,7 @@ pub fn static_chains(board: &Board) -> Option<Step> {
     }
     let mut best = all
         .into_iter()
-        .enumerate()
-        .min_by_key(|(i, f)| (f.rating, f.complexity, f.sort_key, *i))?
-        .1;
+        .min_by_key(|f| (f.rating, f.complexity, f.sort_key, f.order))?;
     if let Some((pot, source_on, y, x)) = best.lazy {
         // Rebuild the chosen chain node by node, in SE's order, for its cells and its text.
         let mut search = Search::new(board, &links, y, x);
