@@ -59,20 +59,6 @@ impl Mode {
             Mode::DynamicPlus => 90,
         }
     }
-    fn prefix(self) -> &'static str {
-        match self {
-            Mode::Nishio => "Nishio ",
-            Mode::Multiple => "",
-            _ => "Dynamic ",
-        }
-    }
-    fn suffix(self) -> &'static str {
-        if self == Mode::DynamicPlus {
-            " (+)"
-        } else {
-            ""
-        }
-    }
 }
 
 /// Identity of a potential: `(cell * 9 + digit) * 2 + on`.
@@ -604,7 +590,6 @@ pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
     };
     let mut found: Vec<Found> = Vec::new();
     let mut seen = vec![false; 1458];
-    let _ = (mode.prefix(), mode.suffix());
     for c in 0..81 {
         let m = board.cands[c];
         let card = m.count_ones();
