@@ -84,7 +84,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                 Ok(x) => x,
                 Err(e) => {
                     tally.unreadable += 1;
-                    let _ = writeln!(buf, "puzzle {}, line {}: unreadable: {e}", e.puzzle, e.line);
+                    let _ = writeln!(buf, "{e} (unreadable)");
                     eprintln!("shudu: {e}");
                     continue;
                 }
