@@ -78,15 +78,67 @@ fn shuffled<R: RngCore>(rng: &mut R) -> [u8; 9] {
 /// assert_eq!(g, random_grid(&mut rng_for(42, 0)));
 /// ```
 pub fn random_grid<R: RngCore>(rng: &mut R) -> Grid {
-    let st = State::from_diagonal(&[shuffled(rng), shuffled(rng), shuffled(rng)]);
-    // Random descents from the same start until one completes (about one in RESTART_RATE fails:
-    // see docs/ALGORITHM.md). Every grid with these boxes stays reachable: the descent that always
-    // guesses its digit never meets a contradiction.
     loop {
+        let perms = [shuffled(rng), shuffled(rng), shuffled(rng)];
+        let mut st = State::from_diagonal(&perms);
+        // Box 2 (top middle) at random: each cell avoids the digits of its row in box 1 and of
+        // its column in box 5, and the digits already in box 2. A small depth-first search with
+        // random choices; a dead end here or in the descent starts over with new boxes.
+        let Some(box2) = sample_box2(&perms, rng) else {
+            continue;
+        };
+        let mut ok = true;
+        for (k, &d) in box2.iter().enumerate() {
+            ok &= st.place(d as usize, 0, 9 * (k / 3) + 3 + k % 3);
+        }
+        if !ok {
+            continue;
+        }
         if let Some(cells) = descend(st, &mut RandomGuess(rng)) {
             return Grid::from_valid_bytes(cells);
         }
     }
+}
+
+/// A random filling of box 2 compatible with boxes 1 and 5 (`perms[0]`, `perms[1]`: digit
+/// indices row-major), or `None` after too many dead ends.
+fn sample_box2<R: RngCore>(perms: &[[u8; 9]; 3], rng: &mut R) -> Option<[u8; 9]> {
+    let mut row_used = [0u32; 3];
+    let mut col_used = [0u32; 3];
+    for k in 0..9 {
+        row_used[k / 3] |= 1 << perms[0][k];
+        col_used[k % 3] |= 1 << perms[1][k];
+    }
+    let mut out = [0u8; 9];
+    let mut tried = [0u32; 9];
+    let mut used = 0u32;
+    let mut k = 0;
+    let mut budget = 64;
+    while k < 9 {
+        let allowed = !(row_used[k / 3] | col_used[k % 3] | used | tried[k]) & 0x1FF;
+        if allowed == 0 {
+            budget -= 1;
+            if k == 0 || budget == 0 {
+                return None;
+            }
+            tried[k] = 0;
+            k -= 1;
+            used &= !(1 << out[k]);
+            continue;
+        }
+        let mut pick = below(rng, allowed.count_ones());
+        let mut bits = allowed;
+        while pick > 0 {
+            bits &= bits - 1;
+            pick -= 1;
+        }
+        let d = bits.trailing_zeros();
+        tried[k] |= 1 << d;
+        used |= 1 << d;
+        out[k] = d as u8;
+        k += 1;
+    }
+    Some(out)
 }
 
 /// Renames digits so that the top-left cell holds `first` (swaps two digit labels). Among grids
@@ -117,23 +169,14 @@ pub struct GridsConfig {
 /// Items per random stream: each chunk is generated from its own seeded generator.
 const CHUNK: usize = 1024;
 
-/// An exact, compact key for a grid: the permutation rank of each of the first eight rows
-/// (19 bits each, as 9! < 2^19). The ninth row is implied, so two grids are equal if and only if
-/// their keys are.
-fn grid_key(g: &Grid) -> [u64; 3] {
-    let mut key = [0u64; 3];
+/// An exact, compact key for a grid: each of the first eight rows read as a base-9 number of
+/// nine digits (below 9^9 < 2^29), two rows a word. The ninth row is implied (each column misses
+/// one digit), so two grids are equal if and only if their keys are.
+fn grid_key(g: &Grid) -> [u64; 4] {
+    let mut key = [0u64; 4];
     for (r, row) in g.as_bytes().chunks_exact(9).take(8).enumerate() {
-        // Lehmer code (factorial-base rank): position i contributes the number of still-unused
-        // digits smaller than its digit, times (8 - i)!.
-        const FACT: [u64; 9] = [40320, 5040, 720, 120, 24, 6, 2, 1, 1];
-        let mut used = 0u16;
-        let mut rank = 0u64;
-        for (i, &v) in row.iter().enumerate() {
-            let smaller_unused = (((1u16 << v) - 1) & !used & 0x3FE).count_ones() as u64;
-            rank += smaller_unused * FACT[i];
-            used |= 1 << v;
-        }
-        key[r / 3] = key[r / 3] << 19 | rank;
+        let value = row.iter().fold(0u64, |acc, &v| acc * 9 + u64::from(v - 1));
+        key[r / 2] |= value << (32 * (r % 2));
     }
     key
 }
@@ -172,8 +215,8 @@ pub fn generate_grids_with_progress(
     // already there is replaced, in position order, from a spare stream (itself checked the same
     // way). Keys are computed in parallel; the set is filled in order, so the result is the same
     // whatever the thread count.
-    let keys: Vec<[u64; 3]> = grids.par_iter().map(grid_key).collect();
-    let mut seen: HashSet<[u64; 3], BuildHasherDefault<KeyHasher>> =
+    let keys: Vec<[u64; 4]> = grids.par_iter().map(grid_key).collect();
+    let mut seen: HashSet<[u64; 4], BuildHasherDefault<KeyHasher>> =
         HashSet::with_capacity_and_hasher(n, BuildHasherDefault::default());
     let mut spare = rng_for(config.seed, u64::MAX);
     for (i, key) in keys.into_iter().enumerate() {
@@ -231,11 +274,18 @@ mod tests {
         let b = random_grid(&mut rng_for(3, 1));
         assert_eq!(grid_key(&a), grid_key(&a));
         assert_ne!(grid_key(&a), grid_key(&b));
-        // The identity row 123456789 has rank 0, its reverse the largest rank 9! - 1.
+        // Row 123456789 reads as the base-9 number 012345678.
         let rows =
             "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
         let g = Grid::try_from(rows.parse::<Puzzle>().unwrap()).unwrap();
-        assert_eq!(grid_key(&g)[0] >> 38, 0);
+        let expected = (0..9u64).fold(0, |acc, d| acc * 9 + d);
+        assert_eq!(grid_key(&g)[0] & 0xFFFF_FFFF, expected);
+        // Swapping two rows of a band gives another valid grid, and another key.
+        let mut swapped = *g.as_bytes();
+        swapped.copy_within(9..18, 0);
+        swapped[9..18].copy_from_slice(&g.as_bytes()[0..9]);
+        let h = Grid::try_from(Puzzle::from_bytes(swapped).unwrap()).unwrap();
+        assert_ne!(grid_key(&g), grid_key(&h));
     }
 
     #[test]
