@@ -154,17 +154,29 @@ fn no_step_contradicts_the_solution() {
 #[test]
 #[ignore = "a debugging aid: LOGIC_PUZZLE=<81 chars> cargo test ... print_path -- --ignored --nocapture"]
 fn print_path() {
-    if let Some(band) = std::env::var_os("LOGIC_BAND") {
-        // Profiling aid: grade every calibration puzzle of one SE band.
-        let band: Band = band.to_str().unwrap().parse().unwrap();
+    if let Some(which) = std::env::var_os("LOGIC_BAND") {
+        // Profiling aid: grade every calibration puzzle of one SE band (or one source, such as
+        // `qqwing-expert`), and print the total and the median time per puzzle.
+        let which = which.to_str().unwrap().to_string();
+        let band: Option<Band> = which.parse().ok();
         let rows = load().unwrap_or_default();
         let t = std::time::Instant::now();
-        let mut n = 0;
-        for r in rows.iter().filter(|r| Band::of(r.er) == band) {
+        let mut times = Vec::new();
+        for r in rows
+            .iter()
+            .filter(|r| band.map_or(r.source == which, |b| Band::of(r.er) == b))
+        {
+            let t1 = std::time::Instant::now();
             std::hint::black_box(grade(&r.puzzle));
-            n += 1;
+            times.push(t1.elapsed());
         }
-        println!("{n} puzzles in {:?}", t.elapsed());
+        times.sort();
+        let median = times.get(times.len() / 2).copied().unwrap_or_default();
+        println!(
+            "{} puzzles in {:?}, median {median:?}",
+            times.len(),
+            t.elapsed()
+        );
         return;
     }
     let Some(line) = std::env::var_os("LOGIC_PUZZLE") else {
