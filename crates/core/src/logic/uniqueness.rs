@@ -50,12 +50,20 @@ fn houses_of(c: usize) -> [usize; 3] {
     ]
 }
 
+/// Cells of each house, as masks.
+static HOUSE_MASK: std::sync::LazyLock<[u128; 27]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(super::intersections::house_mask));
+
+/// SE's loop search (depth first, from `path`'s first cell), over the cells in `has_both` (those
+/// holding both digits of the loop); `visited` is the mask of the cells on `path`.
 #[allow(clippy::too_many_arguments)]
 fn check_for_loops(
     board: &Board,
     c: usize,
     both: u16,
+    has_both: u128,
     path: &mut Vec<usize>,
+    visited: u128,
     allowed_ex: i32,
     ex_values: u16,
     last_kind: Option<usize>,
@@ -67,37 +75,41 @@ fn check_for_loops(
     }
     *budget -= 1;
     path.push(c);
+    let visited = visited | 1 << c;
     let mut ex = ex_values;
     for (kind, h) in houses_of(c).into_iter().enumerate() {
         if Some(kind) == last_kind {
             continue;
         }
-        for &n in &HOUSE_CELLS[h] {
-            let n = n as usize;
+        // House cells in house order (increasing index) that hold both digits.
+        let mut cells = HOUSE_MASK[h] & has_both;
+        while cells != 0 {
+            let n = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
             if path[0] == n && path.len() >= 4 {
                 results.push(path.clone());
-            } else if !path.contains(&n) && (board.cands[n] != both || n > path[0]) {
+            } else if visited >> n & 1 == 0 && (board.cands[n] != both || n > path[0]) {
                 // (A loop through a plain {a, b} cell before the start was already found from
                 // that cell, and SE keeps only the first of equal loops.)
                 let m = board.cands[n];
-                if m & both == both {
-                    // SE accumulates the extra digits over siblings too; kept for agreement.
-                    ex |= m & !both;
-                    let card = m.count_ones();
-                    if card == 2 || ex.count_ones() == 1 || allowed_ex > 0 {
-                        let next_allowed = allowed_ex - (card > 2) as i32;
-                        check_for_loops(
-                            board,
-                            n,
-                            both,
-                            path,
-                            next_allowed,
-                            ex,
-                            Some(kind),
-                            results,
-                            budget,
-                        );
-                    }
+                // SE accumulates the extra digits over siblings too; kept for agreement.
+                ex |= m & !both;
+                let card = m.count_ones();
+                if card == 2 || ex.count_ones() == 1 || allowed_ex > 0 {
+                    let next_allowed = allowed_ex - (card > 2) as i32;
+                    check_for_loops(
+                        board,
+                        n,
+                        both,
+                        has_both,
+                        path,
+                        visited,
+                        next_allowed,
+                        ex,
+                        Some(kind),
+                        results,
+                        budget,
+                    );
                 }
             }
         }
@@ -175,11 +187,16 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
         }
         let mut results = Vec::new();
         let mut path = Vec::new();
+        let has_both = (0..81)
+            .filter(|&o| board.cands[o] & m == m)
+            .fold(0u128, |acc, o| acc | 1 << o);
         check_for_loops(
             board,
             c,
             m,
+            has_both,
             &mut path,
+            0,
             2,
             0,
             None,
