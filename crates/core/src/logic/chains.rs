@@ -790,8 +790,10 @@ pub fn static_chains(board: &Board) -> Option<Step> {
         // SE's order within one setting, so the cheap chain searches can run first and bound the
         // cycle searches.
         let (x_only, y_only, both) = ((false, true), (true, false), (true, true));
-        loop_hints(board, &links, x_only, Part::Chains, &mut all, &mut best);
+        // XY chains first: their searches are shallow (base 7.0), and what they find bounds
+        // the deeper X-chain searches.
         loop_hints(board, &links, both, Part::Chains, &mut all, &mut best);
+        loop_hints(board, &links, x_only, Part::Chains, &mut all, &mut best);
         loop_hints(board, &links, x_only, Part::Cycles, &mut all, &mut best);
         loop_hints(board, &links, y_only, Part::Cycles, &mut all, &mut best);
         loop_hints(board, &links, both, Part::Cycles, &mut all, &mut best);
