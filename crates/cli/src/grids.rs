@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use shudu_core::grids::{generate_grids_with_progress, GridsConfig};
-use shudu_core::{Digit, Puzzle};
+use shudu_core::format::Format;
+use shudu_core::grids::{GridStream, GridsConfig};
+use shudu_core::Digit;
 
 use crate::io::{self, FormatArg, Output};
 
@@ -46,19 +47,39 @@ pub fn run(args: &GridsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Generates the grids of `config` and writes them; shared with `shudu -c`.
+/// Generates the grids of `config` and writes them; shared with `shudu -c`. Grids come in waves;
+/// each wave is formatted in parallel and handed to a writer thread, so writing overlaps making
+/// the next wave.
 pub fn write_grids(
     config: &GridsConfig,
     format: FormatArg,
     output: Option<&std::path::Path>,
 ) -> Result<()> {
-    let bar = io::progress(config.count as u64, "grids");
-    let grids = generate_grids_with_progress(config, &|k| bar.inc(k as u64));
-    bar.finish_and_clear();
-    let puzzles: Vec<Puzzle> = grids.iter().map(|g| g.to_puzzle()).collect();
     let mut out = Output::create(output)?;
-    for buf in io::format_all(&puzzles, format.into()) {
-        out.write_all(&buf)?;
-    }
-    out.finish()
+    let bar = io::progress(config.count as u64, "grids");
+    let format: Format = format.into();
+    std::thread::scope(|scope| -> Result<()> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Vec<u8>>>(2);
+        let writer = scope.spawn(move || -> Result<Output> {
+            for bufs in rx {
+                for buf in bufs {
+                    out.write_all(&buf)?;
+                }
+            }
+            Ok(out)
+        });
+        let mut written = 0;
+        for wave in GridStream::new(config, 1 << 16) {
+            let bufs = io::format_grids(&wave, format, written);
+            written += wave.len();
+            bar.inc(wave.len() as u64);
+            if tx.send(bufs).is_err() {
+                break; // The writer failed; its error is reported below.
+            }
+        }
+        drop(tx);
+        let out = writer.join().expect("the writer thread does not panic")?;
+        bar.finish_and_clear();
+        out.finish()
+    })
 }

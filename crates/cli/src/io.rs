@@ -30,7 +30,7 @@ fn read_stdin() -> Result<Vec<u8>> {
 /// folder and renamed into place when complete, so a failure never leaves a half-written file.
 pub enum Output {
     /// Standard output, buffered.
-    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+    Stdout(io::BufWriter<io::Stdout>),
     /// A device or pipe, written in place.
     Special {
         /// The open file.
@@ -83,7 +83,7 @@ impl Output {
     }
 
     fn stdout() -> Output {
-        Output::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout().lock()))
+        Output::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout()))
     }
 
     /// Writes all of `bytes`.
@@ -194,10 +194,12 @@ pub fn parse_digit(s: &str) -> std::result::Result<shudu_core::Digit, String> {
         .ok_or_else(|| format!("expected a digit from 1 to 9, found '{s}'"))
 }
 
-/// Formats `grids` in parallel into buffers, in order, numbering records from 0 for separators.
-pub fn format_all(
-    grids: &[shudu_core::Puzzle],
+/// Formats `grids` in parallel into buffers, in order; `first` is the number of records written
+/// before them (for the separators of block formats).
+pub fn format_grids(
+    grids: &[shudu_core::Grid],
     format: shudu_core::format::Format,
+    first: usize,
 ) -> Vec<Vec<u8>> {
     use rayon::prelude::*;
     const CHUNK: usize = 8192;
@@ -206,8 +208,17 @@ pub fn format_all(
         .enumerate()
         .map(|(k, chunk)| {
             let mut buf = Vec::with_capacity(chunk.len() * 172);
-            for (i, p) in chunk.iter().enumerate() {
-                format.write(&mut buf, k * CHUNK + i, p);
+            for (i, g) in chunk.iter().enumerate() {
+                let index = first + k * CHUNK + i;
+                if format == shudu_core::format::Format::Grid {
+                    // The hot path of `shudu -c`.
+                    if index > 0 {
+                        buf.push(b'\n');
+                    }
+                    shudu_core::format::write_grid(&mut buf, g.as_bytes());
+                } else {
+                    format.write(&mut buf, index, &g.to_puzzle());
+                }
             }
             buf
         })

@@ -195,38 +195,84 @@ pub fn generate_grids_with_progress(
     config: &GridsConfig,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Grid> {
-    let n = config.count;
-    let fix = |g: Grid| match config.first_digit {
-        Some(d) => with_first_digit(&g, d),
-        None => g,
-    };
-    let chunks: Vec<Vec<Grid>> = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|chunk| {
-            let mut rng = rng_for(config.seed, chunk as u64);
-            let len = CHUNK.min(n - chunk * CHUNK);
-            let out: Vec<Grid> = (0..len).map(|_| fix(random_grid(&mut rng))).collect();
-            progress(len);
-            out
-        })
-        .collect();
-    let mut grids = chunks.concat();
-    // Exact distinctness check: every grid's exact key goes into a hash set; a grid whose key is
-    // already there is replaced, in position order, from a spare stream (itself checked the same
-    // way). Keys are computed in parallel; the set is filled in order, so the result is the same
-    // whatever the thread count.
-    let keys: Vec<[u64; 4]> = grids.par_iter().map(grid_key).collect();
-    let mut seen: HashSet<[u64; 4], BuildHasherDefault<KeyHasher>> =
-        HashSet::with_capacity_and_hasher(n, BuildHasherDefault::default());
-    let mut spare = rng_for(config.seed, u64::MAX);
-    for (i, key) in keys.into_iter().enumerate() {
-        let mut key = key;
-        while !seen.insert(key) {
-            grids[i] = fix(random_grid(&mut spare));
-            key = grid_key(&grids[i]);
-        }
+    let mut grids = Vec::with_capacity(config.count);
+    for wave in GridStream::new(config, usize::MAX) {
+        progress(wave.len());
+        grids.extend(wave);
     }
     grids
+}
+
+/// The grids of [`generate_grids`] in order, a wave at a time, so that a caller can write one
+/// wave while the next is made. The waves joined are exactly `generate_grids(config)`, whatever
+/// the wave size and the number of threads.
+pub struct GridStream<'a> {
+    config: &'a GridsConfig,
+    /// Chunks per wave.
+    wave_chunks: usize,
+    next_chunk: usize,
+    seen: HashSet<[u64; 4], BuildHasherDefault<KeyHasher>>,
+    spare: Rng,
+}
+
+impl<'a> GridStream<'a> {
+    /// A stream of waves of about `wave` grids (rounded to whole chunks of 1024).
+    pub fn new(config: &'a GridsConfig, wave: usize) -> GridStream<'a> {
+        GridStream {
+            config,
+            wave_chunks: wave.div_ceil(CHUNK).max(1),
+            next_chunk: 0,
+            seen: HashSet::with_capacity_and_hasher(config.count, BuildHasherDefault::default()),
+            spare: rng_for(config.seed, u64::MAX),
+        }
+    }
+
+    fn fix(&self, g: Grid) -> Grid {
+        match self.config.first_digit {
+            Some(d) => with_first_digit(&g, d),
+            None => g,
+        }
+    }
+}
+
+impl Iterator for GridStream<'_> {
+    type Item = Vec<Grid>;
+
+    fn next(&mut self) -> Option<Vec<Grid>> {
+        let n = self.config.count;
+        let chunks = n.div_ceil(CHUNK);
+        if self.next_chunk >= chunks {
+            return None;
+        }
+        let end = chunks.min(self.next_chunk.saturating_add(self.wave_chunks));
+        let seed = self.config.seed;
+        let parts: Vec<(Vec<Grid>, Vec<[u64; 4]>)> = (self.next_chunk..end)
+            .into_par_iter()
+            .map(|chunk| {
+                let mut rng = rng_for(seed, chunk as u64);
+                let len = CHUNK.min(n - chunk * CHUNK);
+                let grids: Vec<Grid> = (0..len).map(|_| self.fix(random_grid(&mut rng))).collect();
+                let keys = grids.iter().map(grid_key).collect();
+                (grids, keys)
+            })
+            .collect();
+        self.next_chunk = end;
+        // Exact distinctness check: every grid's exact key goes into a hash set, in position
+        // order; a grid whose key is already there is replaced from the spare stream (itself
+        // checked the same way). The order makes the result independent of threads and waves.
+        let mut wave = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+        for (grids, keys) in parts {
+            for (mut g, mut key) in grids.into_iter().zip(keys) {
+                while !self.seen.insert(key) {
+                    let fresh = random_grid(&mut self.spare);
+                    g = self.fix(fresh);
+                    key = grid_key(&g);
+                }
+                wave.push(g);
+            }
+        }
+        Some(wave)
+    }
 }
 
 /// Hashes exact grid keys, whose words are already well spread (permutation ranks), with one
@@ -300,6 +346,20 @@ mod tests {
         for g in &grids {
             assert_eq!(g.get(Cell::from_index(0)), d);
             assert!(Grid::try_from(g.to_puzzle()).is_ok());
+        }
+    }
+
+    #[test]
+    fn waves_join_to_the_whole_batch() {
+        let config = GridsConfig {
+            count: 5000,
+            seed: 8,
+            first_digit: None,
+        };
+        let whole = generate_grids(&config);
+        for wave in [1, 1024, 3000, 10_000] {
+            let joined: Vec<Grid> = GridStream::new(&config, wave).flatten().collect();
+            assert_eq!(joined, whole, "wave {wave}");
         }
     }
 
