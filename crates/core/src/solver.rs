@@ -232,10 +232,10 @@ impl State {
         let mut st = State::empty();
         for d in 0..9 {
             let cols = COL[pos[0][d] % 9] | COL[pos[1][d] % 9] | COL[pos[2][d] % 9];
-            for b in 0..3 {
+            for (b, &box_mask) in BOX.iter().enumerate() {
                 let own = pos[b][d];
                 st.cand[3 * d + b] =
-                    (BAND & !cols & !BOX[b] & !(0x1FF << (9 * (own / 9)))) | 1 << own;
+                    (BAND & !cols & !box_mask & !(0x1FF << (9 * (own / 9)))) | 1 << own;
             }
         }
         for b in 0..3 {
