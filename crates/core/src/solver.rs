@@ -238,9 +238,7 @@ impl State {
                     (BAND & !cols & !box_mask & !(0x1FF << (9 * (own / 9)))) | 1 << own;
             }
         }
-        for b in 0..3 {
-            st.unsolved[b] = BAND & !BOX[b];
-        }
+        st.unsolved = BOX.map(|box_mask| BAND & !box_mask);
         st.dirty = (1 << 27) - 1;
         st
     }
