@@ -16,10 +16,11 @@
 //! # Modules
 //! - [`bitset`]: [`Digit`], [`Cell`], [`House`], [`DigitSet`], [`CellSet`].
 //! - [`grid`]: [`Puzzle`] and [`Grid`], and the rules.
-//! - [`format`]: reading and writing the line, grid, pretty and JSON formats.
+//! - [`format`](mod@format): reading and writing the line, grid, pretty and JSON formats.
 //! - [`solver`]: the exact solver (solve, count, uniqueness).
 //! - [`grids`]: random complete grids, alone or in distinct batches.
 //! - [`generate`]: puzzles dug from grids: givens, symmetry, minimality.
+//! - [`rated`]: puzzles of a chosen difficulty (SE rating range), by local search on the givens.
 //! - [`error`]: the parse error with its position.
 
 pub mod bitset;
@@ -29,6 +30,7 @@ pub mod generate;
 pub mod grid;
 pub mod grids;
 pub mod logic;
+pub mod rated;
 pub mod solver;
 
 pub use bitset::{Cell, CellSet, Digit, DigitSet, House};
