@@ -424,7 +424,7 @@ fn peer_bits() -> &'static [u128; 81] {
     })
 }
 
-/// The two-digit unavoidable sets of `g`, smallest first.
+/// Some unavoidable sets of `g` (two-digit sets and line-pair cycles), smallest first.
 ///
 /// An unavoidable set is a set of cells whose digits can be rearranged into another valid grid;
 /// a proper puzzle must have a given in each (else both grids solve it). For two digits `a` and
@@ -458,8 +458,56 @@ fn unavoidable_sets(g: &Grid) -> Vec<CellSet> {
             }
         }
     }
+    line_pair_cycles(g, &mut out);
     out.sort_unstable_by_key(|u| u.len());
     out
+}
+
+/// Adds the unavoidable sets made by swapping two rows of a band (or two columns of a stack) on
+/// some columns (rows): such a swap keeps every column and box, and keeps the two rows if and
+/// only if both hold the same digits on those columns. The minimal column sets are the cycles of
+/// `c ↦ (column of row 1 holding row 2's digit at c)`. Cycles of two columns are unavoidable
+/// rectangles, already among the two-digit sets; longer ones (6 to 18 cells over 3 to 9
+/// digits) are new.
+fn line_pair_cycles(g: &Grid, out: &mut Vec<CellSet>) {
+    let cells = g.as_bytes();
+    for transpose in [false, true] {
+        let at = |line: usize, k: usize| {
+            if transpose {
+                k * 9 + line
+            } else {
+                line * 9 + k
+            }
+        };
+        for band in 0..3 {
+            for (x, y) in [(0, 1), (0, 2), (1, 2)] {
+                let (l1, l2) = (3 * band + x, 3 * band + y);
+                let mut where1 = [0usize; 10];
+                for k in 0..9 {
+                    where1[cells[at(l1, k)] as usize] = k;
+                }
+                let mut done = 0u16;
+                for start in 0..9 {
+                    if done & (1 << start) != 0 {
+                        continue;
+                    }
+                    let (mut k, mut len, mut set) = (start, 0, 0u128);
+                    loop {
+                        done |= 1 << k;
+                        set |= 1 << at(l1, k) | 1 << at(l2, k);
+                        len += 1;
+                        k = where1[cells[at(l2, k)] as usize];
+                        if k == start {
+                            break;
+                        }
+                    }
+                    if len > 2 {
+                        out.push(CellSet::from_bits(set));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Whether the givens `left` miss some unavoidable set (then they cannot be a proper puzzle).
@@ -839,6 +887,46 @@ pub fn generate_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unavoidable_sets_are_unavoidable() {
+        let mut rng = rng_for(12, 0);
+        for _ in 0..5 {
+            let g = random_grid(&mut rng);
+            let sets = unavoidable_sets(&g);
+            assert!(sets.len() >= 36, "every digit pair gives at least one");
+            for u in sets {
+                assert!(u.len() >= 4 && u.len() <= 18, "{u:?}");
+                let p = without(&g.to_puzzle(), u);
+                assert_eq!(count_solutions(&p, 2).count, 2, "{u:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn group_tested_digging_equals_one_by_one_digging() {
+        let mut rng = rng_for(13, 0);
+        for _ in 0..10 {
+            let g = random_grid(&mut rng);
+            let mut order: Vec<CellSet> = Cell::all().map(CellSet::single).collect();
+            shuffle(&mut order, &mut rng);
+            let mut plain = g.to_puzzle();
+            for &o in &order {
+                if still_unique(&plain, o, &g) {
+                    plain = without(&plain, o);
+                }
+            }
+            let mut d = Digger {
+                grid: &g,
+                unavoidable: &unavoidable_sets(&g),
+                p: g.to_puzzle(),
+                filled: CellSet::ALL,
+                givens: 81,
+            };
+            d.dig(&order, 0);
+            assert_eq!(d.p, plain);
+        }
+    }
 
     #[test]
     fn orbit_counts() {
