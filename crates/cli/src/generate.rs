@@ -51,8 +51,9 @@ pub struct GenerateArgs {
     /// Write to FILE (replaced whole, atomically) instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds) and
-    /// write what was found.
+    /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds),
+    /// write what was found and say "found M of N". Without it the search goes on until every
+    /// puzzle is found, which for 17 or 18 givens may be never.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     timeout: Option<Duration>,
     /// `--unique false`: plain random digging to --givens without the uniqueness check (the

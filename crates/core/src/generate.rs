@@ -14,6 +14,20 @@
 //! after any later removal: one pass over the givens in random order, keeping each removal that
 //! stays proper, ends in a minimal puzzle (no given can be removed). With a symmetry the pass runs
 //! over orbits, which gives an orbit-minimal puzzle; `minimal` then also checks single givens.
+//!
+//! # Fewer searches
+//!
+//! Runs of removals are tested together with one count-to-two search while most removals
+//! succeed, with exactly the result of one-by-one digging; and a removal that would leave some
+//! unavoidable set of the grid without a given fails without a search.
+//!
+//! # Few givens
+//!
+//! When digging stops above the asked number of givens, a local search walks among the minimal
+//! puzzles of the same grid by {-1+1} moves (remove one given, add one where the other solution
+//! differs, dig again). [`generate_batch`] runs items in parallel, each on its own random stream,
+//! under an optional time budget. The algorithms, their proofs and measurements are in
+//! `docs/generate.md`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -384,25 +398,6 @@ fn group_cells(givens: usize) -> usize {
     }
 }
 
-/// Sequential digging, sped up by group testing.
-///
-/// Plain digging tries the orbits one by one in a random order and keeps each removal that
-/// leaves the puzzle proper. Removing a run of consecutive orbits at once is proper if and
-/// only if each of those removals, made one by one, would have been (a puzzle with more givens
-/// than a proper one is proper), so one count-to-two search can stand for the whole run. A run
-/// that fails is split in halves; when the first half goes entirely, the second half is known
-/// to fail as a whole and is split without a test. The result is exactly the puzzle of plain
-/// digging in the same order, with fewer searches while most removals succeed.
-struct Digger<'a> {
-    grid: &'a Grid,
-    /// Unavoidable sets of the grid (see [`unavoidable_sets`]).
-    unavoidable: &'a [CellSet],
-    p: Puzzle,
-    /// The givens of `p`, kept in step with it.
-    filled: CellSet,
-    givens: usize,
-}
-
 /// The cells of each digit of `g`.
 fn digit_cells(g: &Grid) -> [u128; 9] {
     let mut by_digit = [0u128; 9];
@@ -425,6 +420,9 @@ fn peer_bits() -> &'static [u128; 81] {
 }
 
 /// Some unavoidable sets of `g` (two-digit sets and line-pair cycles), smallest first.
+///
+/// Hot path (once a grid; part of the `minimal` bench): works on raw `u128` cell words, bit
+/// `i` for cell `i`. It implements "Unavoidable sets" in `docs/generate.md`.
 ///
 /// An unavoidable set is a set of cells whose digits can be rearranged into another valid grid;
 /// a proper puzzle must have a given in each (else both grids solve it). For two digits `a` and
@@ -513,6 +511,25 @@ fn line_pair_cycles(g: &Grid, out: &mut Vec<CellSet>) {
 /// Whether the givens `left` miss some unavoidable set (then they cannot be a proper puzzle).
 fn misses_one(unavoidable: &[CellSet], left: CellSet) -> bool {
     unavoidable.iter().any(|&u| (u & left).is_empty())
+}
+
+/// Sequential digging, sped up by group testing.
+///
+/// Plain digging tries the orbits one by one in a random order and keeps each removal that
+/// leaves the puzzle proper. Removing a run of consecutive orbits at once is proper if and
+/// only if each of those removals, made one by one, would have been (a puzzle with more givens
+/// than a proper one is proper), so one count-to-two search can stand for the whole run. A run
+/// that fails is split in halves; when the first half goes entirely, the second half is known
+/// to fail as a whole and is split without a test. The result is exactly the puzzle of plain
+/// digging in the same order, with fewer searches while most removals succeed.
+struct Digger<'a> {
+    grid: &'a Grid,
+    /// Unavoidable sets of the grid (see [`unavoidable_sets`]).
+    unavoidable: &'a [CellSet],
+    p: Puzzle,
+    /// The givens of `p`, kept in step with it.
+    filled: CellSet,
+    givens: usize,
 }
 
 impl Digger<'_> {
