@@ -211,6 +211,8 @@ pub struct GridStream<'a> {
     /// Chunks per wave.
     wave_chunks: usize,
     next_chunk: usize,
+    /// The next wave, generated but not yet checked for repeats.
+    pending: Option<Vec<(Vec<Grid>, Vec<[u64; 4]>)>>,
     seen: HashSet<[u64; 4], BuildHasherDefault<KeyHasher>>,
     spare: Rng,
 }
@@ -222,55 +224,89 @@ impl<'a> GridStream<'a> {
             config,
             wave_chunks: wave.div_ceil(CHUNK).max(1),
             next_chunk: 0,
+            pending: None,
             seen: HashSet::with_capacity_and_hasher(config.count, BuildHasherDefault::default()),
             spare: rng_for(config.seed, u64::MAX),
         }
     }
 
-    fn fix(&self, g: Grid) -> Grid {
-        match self.config.first_digit {
-            Some(d) => with_first_digit(&g, d),
-            None => g,
-        }
-    }
-}
-
-impl Iterator for GridStream<'_> {
-    type Item = Vec<Grid>;
-
-    fn next(&mut self) -> Option<Vec<Grid>> {
+    /// Generates the next wave's chunks (in parallel) with their keys, or `None` at the end.
+    fn generate_wave(&mut self) -> Option<Vec<(Vec<Grid>, Vec<[u64; 4]>)>> {
         let n = self.config.count;
         let chunks = n.div_ceil(CHUNK);
         if self.next_chunk >= chunks {
             return None;
         }
         let end = chunks.min(self.next_chunk.saturating_add(self.wave_chunks));
-        let seed = self.config.seed;
-        let parts: Vec<(Vec<Grid>, Vec<[u64; 4]>)> = (self.next_chunk..end)
+        let (seed, first_digit) = (self.config.seed, self.config.first_digit);
+        let parts = (self.next_chunk..end)
             .into_par_iter()
             .map(|chunk| {
                 let mut rng = rng_for(seed, chunk as u64);
                 let len = CHUNK.min(n - chunk * CHUNK);
-                let grids: Vec<Grid> = (0..len).map(|_| self.fix(random_grid(&mut rng))).collect();
+                let grids: Vec<Grid> = (0..len)
+                    .map(|_| fix(random_grid(&mut rng), first_digit))
+                    .collect();
                 let keys = grids.iter().map(grid_key).collect();
                 (grids, keys)
             })
             .collect();
         self.next_chunk = end;
-        // Exact distinctness check: every grid's exact key goes into a hash set, in position
-        // order; a grid whose key is already there is replaced from the spare stream (itself
-        // checked the same way). The order makes the result independent of threads and waves.
-        let mut wave = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
-        for (grids, keys) in parts {
-            for (mut g, mut key) in grids.into_iter().zip(keys) {
-                while !self.seen.insert(key) {
-                    let fresh = random_grid(&mut self.spare);
-                    g = self.fix(fresh);
-                    key = grid_key(&g);
-                }
-                wave.push(g);
+        Some(parts)
+    }
+}
+
+fn fix(g: Grid, first_digit: Option<Digit>) -> Grid {
+    match first_digit {
+        Some(d) => with_first_digit(&g, d),
+        None => g,
+    }
+}
+
+/// The exact distinctness check of one wave: every grid's key goes into `seen`, in position
+/// order; a grid whose key is already there is replaced from the spare stream (itself checked the
+/// same way). The order makes the result independent of threads and waves.
+fn check_wave(
+    parts: Vec<(Vec<Grid>, Vec<[u64; 4]>)>,
+    seen: &mut HashSet<[u64; 4], BuildHasherDefault<KeyHasher>>,
+    spare: &mut Rng,
+    first_digit: Option<Digit>,
+) -> Vec<Grid> {
+    let mut wave = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    for (grids, keys) in parts {
+        for (mut g, mut key) in grids.into_iter().zip(keys) {
+            while !seen.insert(key) {
+                g = fix(random_grid(spare), first_digit);
+                key = grid_key(&g);
             }
+            wave.push(g);
         }
+    }
+    wave
+}
+
+impl Iterator for GridStream<'_> {
+    type Item = Vec<Grid>;
+
+    /// Checks the pending wave on one thread while the pool makes the wave after it.
+    fn next(&mut self) -> Option<Vec<Grid>> {
+        let parts = match self.pending.take() {
+            Some(parts) => parts,
+            None => self.generate_wave()?,
+        };
+        let first_digit = self.config.first_digit;
+        let mut seen = std::mem::take(&mut self.seen);
+        let mut spare = self.spare.clone();
+        let (next, (wave, seen, spare)) = rayon::join(
+            || self.generate_wave(),
+            move || {
+                let wave = check_wave(parts, &mut seen, &mut spare, first_digit);
+                (wave, seen, spare)
+            },
+        );
+        self.pending = next;
+        self.seen = seen;
+        self.spare = spare;
         Some(wave)
     }
 }
