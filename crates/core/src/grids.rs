@@ -212,8 +212,8 @@ pub struct GridStream<'a> {
     wave_chunks: usize,
     next_chunk: usize,
     /// The next wave, generated but not yet checked for repeats.
-    pending: Option<Vec<(Vec<Grid>, Vec<[u64; 4]>)>>,
-    seen: HashSet<[u64; 4], BuildHasherDefault<KeyHasher>>,
+    pending: Option<RawWave>,
+    seen: SeenKeys,
     spare: Rng,
 }
 
@@ -231,7 +231,7 @@ impl<'a> GridStream<'a> {
     }
 
     /// Generates the next wave's chunks (in parallel) with their keys, or `None` at the end.
-    fn generate_wave(&mut self) -> Option<Vec<(Vec<Grid>, Vec<[u64; 4]>)>> {
+    fn generate_wave(&mut self) -> Option<RawWave> {
         let n = self.config.count;
         let chunks = n.div_ceil(CHUNK);
         if self.next_chunk >= chunks {
@@ -267,8 +267,8 @@ fn fix(g: Grid, first_digit: Option<Digit>) -> Grid {
 /// order; a grid whose key is already there is replaced from the spare stream (itself checked the
 /// same way). The order makes the result independent of threads and waves.
 fn check_wave(
-    parts: Vec<(Vec<Grid>, Vec<[u64; 4]>)>,
-    seen: &mut HashSet<[u64; 4], BuildHasherDefault<KeyHasher>>,
+    parts: RawWave,
+    seen: &mut SeenKeys,
     spare: &mut Rng,
     first_digit: Option<Digit>,
 ) -> Vec<Grid> {
@@ -310,6 +310,12 @@ impl Iterator for GridStream<'_> {
         Some(wave)
     }
 }
+
+/// A wave as generated: per chunk, its grids and their exact keys, not yet checked for repeats.
+type RawWave = Vec<(Vec<Grid>, Vec<[u64; 4]>)>;
+
+/// The keys seen so far.
+type SeenKeys = HashSet<[u64; 4], BuildHasherDefault<KeyHasher>>;
 
 /// Hashes exact grid keys, whose words are already well spread (permutation ranks), with one
 /// multiply and rotate a word: the keys are exact, so the hash only has to spread them.
