@@ -303,6 +303,21 @@ impl<'a> Reader<'a> {
             let Some((l, n)) = current else {
                 return Err(self.error(self.line, None, ParseErrorKind::ShortGrid(row)));
             };
+            // Fast path for the assignment's row, `d d d d d d d d d` (`shudu -s` on a million
+            // puzzles spends a quarter of its time reading): digits at the even offsets.
+            if !pretty && l.len() == 17 && is_grid_row(l) {
+                for c in 0..9 {
+                    let b = l[2 * c];
+                    cells[row * 9 + c] = if b == b'.' { 0 } else { b - b'0' };
+                    cols[row][c] = (2 * c + 1) as u16;
+                }
+                lines[row] = n;
+                row += 1;
+                if row < 9 {
+                    current = self.next_line();
+                }
+                continue;
+            }
             if l.iter().all(u8::is_ascii_whitespace) {
                 return Err(self.error(n, None, ParseErrorKind::ShortGrid(row)));
             }
