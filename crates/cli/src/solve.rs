@@ -89,20 +89,25 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
     let mut reader = Reader::new(text);
     let mut written = 0;
     let mut buf = Vec::with_capacity(BATCH * 180);
-    loop {
-        let batch: Vec<Result<Record, ParseError>> = reader.by_ref().take(BATCH).collect();
-        if batch.is_empty() {
-            break;
-        }
-        let solved: Vec<Result<(Record, Solutions), ParseError>> = batch
-            .into_par_iter()
-            .map(|r| {
-                r.map(|rec| {
-                    let s = solve_unique(&rec.puzzle);
-                    (rec, s)
-                })
-            })
-            .collect();
+    let mut next: Vec<Result<Record, ParseError>> = reader.by_ref().take(BATCH).collect();
+    while !next.is_empty() {
+        // Solve this batch on the pool while one thread reads the next.
+        let batch = std::mem::take(&mut next);
+        let (solved, following) = rayon::join(
+            || -> Vec<Result<(Record, Solutions), ParseError>> {
+                batch
+                    .into_par_iter()
+                    .map(|r| {
+                        r.map(|rec| {
+                            let s = solve_unique(&rec.puzzle);
+                            (rec, s)
+                        })
+                    })
+                    .collect()
+            },
+            || reader.by_ref().take(BATCH).collect(),
+        );
+        next = following;
         buf.clear();
         for item in solved {
             let (status, rec, solution, error) = match item {
