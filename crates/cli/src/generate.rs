@@ -17,8 +17,9 @@ use crate::io::{self, FormatArg, Output};
 /// Arguments of `shudu generate`.
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// How many puzzles to make.
-    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    /// How many puzzles to make (up to a million: the batch is held in memory, 164 bytes a
+    /// puzzle, and a million minimal puzzles take about two minutes on one core).
+    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     count: u64,
     /// Exactly K givens (17 to 81), or a range A..B.
     #[arg(long, value_name = "K|A..B", value_parser = parse_givens)]

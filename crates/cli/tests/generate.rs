@@ -272,7 +272,12 @@ fn generate_argument_errors_name_what_was_expected() {
         .args(["generate", "-n", "0"])
         .assert()
         .code(2)
-        .stderr(contains("0 is not in 1..=10000000"));
+        .stderr(contains("0 is not in 1..=1000000"));
+    shudu()
+        .args(["generate", "-n", "1000001"])
+        .assert()
+        .code(2)
+        .stderr(contains("1000001 is not in 1..=1000000"));
     shudu()
         .args(["generate"])
         .assert()
