@@ -128,6 +128,22 @@ impl Symmetry {
 
     /// The orbits: a partition of the 81 cells into the sets the symmetry maps onto each other.
     pub fn orbits(self) -> Vec<CellSet> {
+        self.orbit_table().to_vec()
+    }
+
+    /// The orbits, computed once per symmetry (every attempt of the generator needs them).
+    fn orbit_table(self) -> &'static [CellSet] {
+        static TABLES: OnceLock<Vec<Vec<CellSet>>> = OnceLock::new();
+        let tables =
+            TABLES.get_or_init(|| Symmetry::ALL.iter().map(|s| s.compute_orbits()).collect());
+        let k = Symmetry::ALL
+            .iter()
+            .position(|&s| s == self)
+            .expect("ALL lists every symmetry");
+        &tables[k]
+    }
+
+    fn compute_orbits(self) -> Vec<CellSet> {
         let mut seen = CellSet::EMPTY;
         let mut orbits = Vec::new();
         for start in Cell::all() {
@@ -155,7 +171,7 @@ impl Symmetry {
     /// Whether the pattern of givens of `p` has this symmetry.
     pub fn holds_for(self, p: &Puzzle) -> bool {
         let filled = p.filled();
-        self.orbits()
+        self.orbit_table()
             .iter()
             .all(|&o| (o & filled).is_empty() || (o & filled) == o)
     }
@@ -172,7 +188,7 @@ impl Symmetry {
     pub fn allows_givens(self, givens: usize) -> bool {
         let mut reachable = [false; 82];
         reachable[0] = true;
-        for o in self.orbits() {
+        for &o in self.orbit_table() {
             let k = o.len() as usize;
             for n in (k..=81).rev() {
                 reachable[n] |= reachable[n - k];
@@ -807,7 +823,7 @@ fn descend<R: RngCore>(
 /// ```
 pub fn generate_one<R: RngCore>(config: &GenerateConfig, rng: &mut R) -> Option<Generated> {
     config.validate().expect("a validated config");
-    attempt(config, &config.symmetry.orbits(), rng, None)
+    attempt(config, config.symmetry.orbit_table(), rng, None)
 }
 
 /// One attempt, for a validated config with `orbits` precomputed.
@@ -925,7 +941,7 @@ pub fn generate_batch(
     config.validate()?;
     let start = Instant::now();
     let deadline = budget.map(|b| start + b);
-    let orbits = config.symmetry.orbits();
+    let orbits = config.symmetry.orbit_table();
     let attempts = AtomicU64::new(0);
     let found: Vec<Option<Generated>> = (0..count)
         .into_par_iter()
@@ -937,7 +953,7 @@ pub fn generate_batch(
                     break None;
                 }
                 tries += 1;
-                if let Some(g) = attempt(config, &orbits, &mut rng, deadline) {
+                if let Some(g) = attempt(config, orbits, &mut rng, deadline) {
                     progress(1);
                     break Some(g);
                 }
