@@ -1,0 +1,607 @@
+//! Puzzles of a chosen difficulty: generation by rating, with a local search on the givens.
+//!
+//! # Why a search
+//!
+//! Random minimal puzzles spread unevenly over the bands of Sudoku Explainer's scale (measured
+//! with `examples/rated_stats.rs` on 1,000 puzzles, see `docs/rated.md`): easy 1.2%, medium 22%,
+//! hard 26%, fiendish 23%, diabolical 29%, extreme 0.2%. Drawing until one lands in the band is
+//! fine for the four middle bands, not for the ends: an easy puzzle needs *more* givens than a
+//! minimal one, and an extreme one is a few in a thousand.
+//!
+//! So each attempt digs one puzzle ([`generate_one`]), grades it, and then walks from it by
+//! moves on the givens, each move keeping the puzzle proper:
+//!
+//! - towards an easier rating, add a given (a whole orbit under a symmetry) at a cell that is
+//!   still empty where the solver first needed a step above the range: adding givens keeps a
+//!   proper puzzle proper, and a given there removes the need for that step;
+//! - towards a harder rating, swap: remove one orbit of givens, add another orbit of the same
+//!   size elsewhere, and dig the result back to a minimal puzzle when the number of givens is
+//!   free. The swap is proper if and only if, for each removed cell `c`, the puzzle with the
+//!   solution's digit forbidden in `c` has no solution (the argument of [`crate::generate`]'s
+//!   module docs, applied to the puzzle with the new orbit added).
+//!
+//! A move is kept when the rating gets no farther from the range (ties are kept, so the walk
+//! crosses the plateaus that SE's coarse scale is full of); after a number of moves without
+//! progress the attempt gives up and the next one starts from a new grid. When `givens` asks for
+//! an exact count, easier moves become swaps too, so the count never leaves the range.
+//!
+//! # Cost
+//!
+//! Grading is the cost (digging takes 0.1 ms, grading a diabolical puzzle milliseconds, an
+//! extreme one up to a second), so a candidate is rated with a cap: the solver stops at the
+//! first step rated above the range, which is all a move needs to know to be rejected.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::RngCore;
+use rayon::prelude::*;
+
+use crate::bitset::{Cell, CellSet};
+use crate::generate::{generate_one, is_minimal, ConfigError, GenerateConfig, Generated};
+use crate::grid::{Grid, Puzzle};
+use crate::grids::rng_for;
+use crate::logic::{grade, next_step, Band, Board, Grade, Rating};
+use crate::solver::Solver;
+
+/// The highest rating the grader gives (the top of [`Band::Extreme`]).
+pub const MAX_RATING: Rating = Rating(200);
+
+/// What to generate: a puzzle as [`GenerateConfig`] describes it, rated in a range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatedConfig {
+    /// Givens, symmetry and minimality. Its own `band` filter is ignored: `rating` replaces it.
+    pub base: GenerateConfig,
+    /// The range of ER wanted, both ends inclusive.
+    pub rating: (Rating, Rating),
+}
+
+impl RatedConfig {
+    /// A config for the puzzles of one band.
+    ///
+    /// # Examples
+    /// ```
+    /// use shudu_core::{generate::GenerateConfig, logic::{Band, Rating}, rated::RatedConfig};
+    /// let c = RatedConfig::band(GenerateConfig::default(), Band::Hard);
+    /// assert_eq!(c.rating, (Rating(16), Rating(25)));
+    /// ```
+    pub fn band(base: GenerateConfig, band: Band) -> RatedConfig {
+        RatedConfig {
+            base,
+            rating: band.range(),
+        }
+    }
+
+    /// Checks that the config makes sense (it may still be out of reach: a very easy puzzle
+    /// with few givens, for one; then the search runs out of time).
+    ///
+    /// # Errors
+    /// [`RatedError::Rating`] for an empty range or one above [`MAX_RATING`];
+    /// [`RatedError::Config`] for what [`GenerateConfig::validate`] rejects.
+    pub fn validate(&self) -> Result<(), RatedError> {
+        let (lo, hi) = self.rating;
+        if lo > hi || lo > MAX_RATING {
+            return Err(RatedError::Rating(lo, hi));
+        }
+        if !self.base.unique {
+            return Err(RatedError::Config(ConfigError::BandNeedsUnique));
+        }
+        self.base.validate().map_err(RatedError::Config)
+    }
+}
+
+/// Why a [`RatedConfig`] can never be satisfied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RatedError {
+    /// The rating range is empty or above the scale.
+    Rating(Rating, Rating),
+    /// The puzzle part of the config is impossible.
+    Config(ConfigError),
+}
+
+impl std::fmt::Display for RatedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RatedError::Rating(lo, hi) => write!(
+                f,
+                "rating {lo}..{hi} is not a range within 0.0..{MAX_RATING} on the SE scale"
+            ),
+            RatedError::Config(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RatedError {}
+
+/// Moves tried from one dug puzzle without getting closer to the range before giving it up.
+const STALL_MOVES: usize = 60;
+/// The most orbits a harder move adds to make the puzzle proper again before giving up.
+const REPAIR_ADDS: usize = 8;
+/// Moves tried from one dug puzzle in all.
+const MAX_MOVES: usize = 400;
+/// Grids tried by [`generate_rated`] when it has no deadline, so an unreachable target still
+/// returns (`None`) rather than looping forever.
+const MAX_GRIDS_WITHOUT_DEADLINE: u64 = 10_000;
+
+/// Makes one puzzle whose ER is in `config.rating`, with its grade, or `None` if `deadline`
+/// passes first (or, with no deadline, after 10,000 grids). See the module docs for the search.
+///
+/// The result has exactly one solution, keeps the config's symmetry and number of givens, and
+/// depends only on `rng` (the deadline can only cut the search short).
+///
+/// # Panics
+/// If the config is invalid (see [`RatedConfig::validate`]).
+///
+/// # Examples
+/// ```
+/// use shudu_core::{generate::GenerateConfig, grids::rng_for, logic::Band, rated::*};
+/// let config = RatedConfig::band(GenerateConfig::default(), Band::Easy);
+/// let (g, grade) = generate_rated(&config, &mut rng_for(1, 0), None).unwrap();
+/// assert_eq!(grade.band, Band::Easy);
+/// assert_eq!(shudu_core::solver::count_solutions(&g.puzzle, 2).count, 1);
+/// ```
+pub fn generate_rated<R: RngCore>(
+    config: &RatedConfig,
+    rng: &mut R,
+    deadline: Option<Instant>,
+) -> Option<(Generated, Grade)> {
+    config.validate().expect("a valid rated config");
+    let mut grids = 0;
+    rated(
+        config,
+        &config.base.symmetry.orbits(),
+        rng,
+        deadline,
+        &mut grids,
+    )
+}
+
+/// [`generate_rated`] for a validated config with `orbits` precomputed; counts the grids tried.
+fn rated<R: RngCore>(
+    config: &RatedConfig,
+    orbits: &[CellSet],
+    rng: &mut R,
+    deadline: Option<Instant>,
+    grids: &mut u64,
+) -> Option<(Generated, Grade)> {
+    let base = GenerateConfig {
+        band: None,
+        ..config.base.clone()
+    };
+    loop {
+        if deadline.is_some_and(|d| Instant::now() >= d)
+            || (deadline.is_none() && *grids >= MAX_GRIDS_WITHOUT_DEADLINE)
+        {
+            return None;
+        }
+        *grids += 1;
+        let Some(g) = generate_one(&base, rng) else {
+            continue;
+        };
+        if let Some(found) = Search::new(config, orbits, g).run(rng, deadline) {
+            return Some(found);
+        }
+    }
+}
+
+/// The state of the local search from one dug puzzle.
+struct Search<'a> {
+    config: &'a RatedConfig,
+    orbits: &'a [CellSet],
+    grid: Grid,
+    p: Puzzle,
+    /// The capped rating of `p` and the cells empty when it first needed a step above the range.
+    rating: Capped,
+    /// Whether moves dig back to a minimal puzzle (the number of givens is free, or the puzzle
+    /// must be minimal).
+    redig: bool,
+    /// The allowed number of givens.
+    givens: (usize, usize),
+}
+
+/// A rating computed up to a cap.
+#[derive(Clone, Copy, Debug)]
+struct Capped {
+    /// The exact ER when at most the cap, otherwise the first step's rating above the cap.
+    er: Rating,
+    /// The empty cells of the position where the first step above the cap was needed.
+    stuck: CellSet,
+}
+
+impl<'a> Search<'a> {
+    fn new(config: &'a RatedConfig, orbits: &'a [CellSet], g: Generated) -> Search<'a> {
+        let hi = config.rating.1;
+        Search {
+            config,
+            orbits,
+            grid: g.solution,
+            rating: rate(&g.puzzle, hi),
+            p: g.puzzle,
+            redig: config.base.givens.is_none() || config.base.minimal,
+            givens: config.base.givens.unwrap_or((0, 81)),
+        }
+    }
+
+    /// How far a rating is from the range, in tenths.
+    fn distance(&self, r: Rating) -> u16 {
+        let (lo, hi) = self.config.rating;
+        lo.0.saturating_sub(r.0) + r.0.saturating_sub(hi.0)
+    }
+
+    fn run<R: RngCore>(
+        mut self,
+        rng: &mut R,
+        deadline: Option<Instant>,
+    ) -> Option<(Generated, Grade)> {
+        let mut stalled = 0;
+        for moves in 0..MAX_MOVES {
+            if self.distance(self.rating.er) == 0 {
+                return self.finish();
+            }
+            if stalled >= STALL_MOVES
+                || (moves % 4 == 3 && deadline.is_some_and(|d| Instant::now() >= d))
+            {
+                return None;
+            }
+            let q = if self.rating.er < self.config.rating.0 {
+                self.harder(rng)
+            } else {
+                self.easier(rng)
+            };
+            // A move that digs may leave the count's range (when `minimal` digs below it or a
+            // repair adds above it): such moves are not taken.
+            let Some(q) = q.filter(|q| (self.givens.0..=self.givens.1).contains(&q.givens()))
+            else {
+                stalled += 1;
+                continue;
+            };
+            let r = rate(&q, self.config.rating.1);
+            let (before, after) = (self.distance(self.rating.er), self.distance(r.er));
+            if after <= before {
+                stalled = if after < before { 0 } else { stalled + 1 };
+                self.p = q;
+                self.rating = r;
+            } else {
+                stalled += 1;
+            }
+        }
+        if self.distance(self.rating.er) == 0 {
+            return self.finish();
+        }
+        None
+    }
+
+    /// The found puzzle with its full grade, after the checks the config asks for.
+    fn finish(self) -> Option<(Generated, Grade)> {
+        let base = &self.config.base;
+        if base.minimal && !is_minimal(&self.p, &self.grid) {
+            return None;
+        }
+        let g = grade(&self.p);
+        let (lo, hi) = self.config.rating;
+        debug_assert!(
+            g.solved && (lo..=hi).contains(&g.er),
+            "{}",
+            self.p.to_line()
+        );
+        Some((
+            Generated {
+                puzzle: self.p,
+                solution: self.grid,
+            },
+            g,
+        ))
+    }
+
+    /// The orbits of `p` that are all givens, and those that are all empty.
+    fn split(&self) -> (Vec<CellSet>, Vec<CellSet>) {
+        let filled = self.p.filled();
+        let full = self
+            .orbits
+            .iter()
+            .copied()
+            .filter(|&o| (o & filled) == o)
+            .collect();
+        let empty = self
+            .orbits
+            .iter()
+            .copied()
+            .filter(|&o| (o & filled).is_empty())
+            .collect();
+        (full, empty)
+    }
+
+    /// A move towards a harder puzzle: swap a given orbit for an empty one of the same size,
+    /// then dig to minimal if the count is free.
+    fn harder<R: RngCore>(&self, rng: &mut R) -> Option<Puzzle> {
+        let (full, empty) = self.split();
+        if full.is_empty() || empty.is_empty() {
+            return None;
+        }
+        let removed = full[below(rng, full.len())];
+        let (lo, _) = self.givens;
+        let n = self.p.givens();
+        // Removing alone is the best move when the count allows it and it stays proper.
+        let k = removed.len() as usize;
+        if !self.redig && n >= lo + k && still_unique(&self.p, removed, &self.grid) {
+            return Some(without(&self.p, removed));
+        }
+        if self.redig {
+            return self.repair(without(&self.p, removed), removed, rng);
+        }
+        // Without `removed` the puzzle has another solution, which differs from the grid on an
+        // unavoidable set: the new orbit must meet it, or the swap cannot be proper.
+        let differ = self.other_solution(&without(&self.p, removed), removed)?;
+        let choices: Vec<CellSet> = empty
+            .into_iter()
+            .filter(|&o| !(o & differ).is_empty() && o.len() == removed.len())
+            .collect();
+        if choices.is_empty() {
+            return None;
+        }
+        let added = choices[below(rng, choices.len())];
+        let q = with(&self.p, added, &self.grid);
+        if !still_unique(&q, removed, &self.grid) {
+            return None;
+        }
+        Some(without(&q, removed))
+    }
+
+    /// The cells where `q` (the proper puzzle `p` without `removed`, plus perhaps more givens of
+    /// the grid) has a solution that differs from the grid, or `None` if `q` is proper. Any other
+    /// solution differs from the grid inside `removed` (else it would solve `p`), so one
+    /// first-solution search per removed cell, with the grid's digit forbidden, finds one.
+    fn other_solution(&self, q: &Puzzle, removed: CellSet) -> Option<CellSet> {
+        let base = Solver::new(q);
+        let other = removed.iter().find_map(|c| {
+            let mut s = base;
+            s.forbid(c, self.grid.get(c));
+            s.count(1).solution
+        })?;
+        Some(
+            Cell::all()
+                .filter(|&c| other.get(c) != self.grid.get(c))
+                .collect(),
+        )
+    }
+
+    /// Makes `q` (`p` without the orbit `removed`) proper again by adding orbits elsewhere, each
+    /// meeting the cells where a second solution differs from the grid (an unavoidable set),
+    /// then digs it to a minimal puzzle: the "{-1+n}" move of the puzzle hunters' forums.
+    fn repair<R: RngCore>(&self, mut q: Puzzle, removed: CellSet, rng: &mut R) -> Option<Puzzle> {
+        for _ in 0..REPAIR_ADDS {
+            let Some(differ) = self.other_solution(&q, removed) else {
+                return Some(dig(q, &self.grid, self.orbits, self.givens.0, rng));
+            };
+            let filled = q.filled();
+            let choices: Vec<CellSet> = self
+                .orbits
+                .iter()
+                .copied()
+                .filter(|&o| o != removed && (o & filled).is_empty() && !(o & differ).is_empty())
+                .collect();
+            if choices.is_empty() {
+                return None;
+            }
+            q = with(&q, choices[below(rng, choices.len())], &self.grid);
+        }
+        None
+    }
+
+    /// A move towards an easier puzzle: add an orbit that meets the cells still empty where the
+    /// solver got stuck; if the count is at its top, remove another orbit to make room.
+    fn easier<R: RngCore>(&self, rng: &mut R) -> Option<Puzzle> {
+        let (full, empty) = self.split();
+        let useful: Vec<CellSet> = empty
+            .into_iter()
+            .filter(|&o| !(o & self.rating.stuck).is_empty())
+            .collect();
+        if useful.is_empty() {
+            return None;
+        }
+        let added = useful[below(rng, useful.len())];
+        let q = with(&self.p, added, &self.grid);
+        let (_, hi) = self.givens;
+        if q.givens() <= hi && !(self.config.base.minimal) {
+            return Some(q);
+        }
+        let same: Vec<CellSet> = full
+            .into_iter()
+            .filter(|o| o.len() == added.len())
+            .collect();
+        if same.is_empty() {
+            return None;
+        }
+        let removed = same[below(rng, same.len())];
+        if !still_unique(&q, removed, &self.grid) {
+            return None;
+        }
+        let q = without(&q, removed);
+        Some(if self.config.base.minimal {
+            dig(q, &self.grid, self.orbits, self.givens.0, rng)
+        } else {
+            q
+        })
+    }
+}
+
+/// Rates `p` (proper) up to `cap`: the exact ER if it is at most `cap`; otherwise stops at the
+/// first step above `cap` and returns that step's rating, with the cells empty at that point.
+///
+/// It runs the same steps as [`grade`] ([`next_step`] is its loop body); when no technique
+/// applies it defers to [`grade`] itself for the fallback rating.
+fn rate(p: &Puzzle, cap: Rating) -> Capped {
+    let mut board = Board::new(p);
+    let mut er = Rating(0);
+    while !board.is_solved() {
+        let Some(step) = next_step(&board) else {
+            let g = grade(p);
+            let stuck = board.to_puzzle().filled();
+            return Capped {
+                er: g.er,
+                stuck: !stuck & CellSet::ALL,
+            };
+        };
+        if step.rating > cap {
+            return Capped {
+                er: step.rating,
+                stuck: !board.to_puzzle().filled() & CellSet::ALL,
+            };
+        }
+        er = er.max(step.rating);
+        board.apply(&step);
+    }
+    Capped {
+        er,
+        stuck: CellSet::EMPTY,
+    }
+}
+
+/// Whether removing the givens `cells` from `p` (proper, with solution `g`) keeps it proper: one
+/// first-solution search per cell, with that cell's solution digit forbidden (the argument in
+/// [`crate::generate`]'s module docs).
+fn still_unique(p: &Puzzle, cells: CellSet, g: &Grid) -> bool {
+    let base = Solver::new(&without(p, cells));
+    cells.iter().all(|c| {
+        let mut s = base;
+        s.forbid(c, g.get(c));
+        !s.has_solution()
+    })
+}
+
+/// `p` with the cells `cells` emptied.
+fn without(p: &Puzzle, cells: CellSet) -> Puzzle {
+    let mut q = *p;
+    for c in cells.iter() {
+        q.set(c, None);
+    }
+    q
+}
+
+/// `p` with the cells `cells` filled from `g`.
+fn with(p: &Puzzle, cells: CellSet, g: &Grid) -> Puzzle {
+    let mut q = *p;
+    for c in cells.iter() {
+        q.set(c, Some(g.get(c)));
+    }
+    q
+}
+
+/// Digs `p` (proper, with solution `g`) to a puzzle minimal over `orbits`, in random order,
+/// never below `floor` givens. One pass suffices: a removal that fails once fails after any
+/// later removal too.
+fn dig<R: RngCore>(
+    mut p: Puzzle,
+    g: &Grid,
+    orbits: &[CellSet],
+    floor: usize,
+    rng: &mut R,
+) -> Puzzle {
+    let filled = p.filled();
+    let mut order: Vec<CellSet> = orbits
+        .iter()
+        .copied()
+        .filter(|&o| (o & filled) == o)
+        .collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, below(rng, i + 1));
+    }
+    let mut n = p.givens();
+    for o in order {
+        let k = o.len() as usize;
+        if n >= floor + k && still_unique(&p, o, g) {
+            p = without(&p, o);
+            n -= k;
+        }
+    }
+    p
+}
+
+/// A uniform integer below `n` (Lemire's multiply-shift; the bias below `n / 2^32` is harmless).
+fn below<R: RngCore>(rng: &mut R, n: usize) -> usize {
+    ((rng.next_u32() as u64 * n as u64) >> 32) as usize
+}
+
+/// What a rated batch produced.
+#[derive(Clone, Debug)]
+pub struct RatedBatch {
+    /// The puzzles found with their grades, in item order.
+    pub puzzles: Vec<(Generated, Grade)>,
+    /// For each puzzle, its item number: `rng_for(seed, item)` is the stream it came from.
+    pub items: Vec<usize>,
+    /// How many puzzles were asked for.
+    pub requested: usize,
+    /// Complete grids tried, over all items.
+    pub grids: u64,
+    /// Whether the time budget ran out before every item was found.
+    pub timed_out: bool,
+    /// Wall-clock time the batch took.
+    pub elapsed: Duration,
+}
+
+impl RatedBatch {
+    /// Whether every asked puzzle was found.
+    pub fn is_complete(&self) -> bool {
+        self.puzzles.len() == self.requested
+    }
+}
+
+/// Makes `count` puzzles for `config`, in parallel on rayon's pool.
+///
+/// Item `i` draws from its own stream `rng_for(seed, i)`, so the same seed gives the same
+/// puzzles whatever the number of threads, as long as the budget is not hit. With a `budget`,
+/// items not found when it runs out are left out, and the result says how many of the asked
+/// were found ("found M of N"). Without one, an item gives up after 10,000 grids.
+/// `progress(k)` is called (from any thread) as `k` more puzzles are found.
+///
+/// # Errors
+/// A [`RatedError`] if no puzzle can satisfy `config`.
+///
+/// # Examples
+/// ```
+/// use shudu_core::{generate::GenerateConfig, logic::Band, rated::*};
+/// let config = RatedConfig::band(GenerateConfig::default(), Band::Fiendish);
+/// let batch = generate_rated_batch(&config, 2, 7, None, &|_| {})?;
+/// assert!(batch.is_complete());
+/// assert!(batch.puzzles.iter().all(|(_, g)| g.band == Band::Fiendish));
+/// # Ok::<(), RatedError>(())
+/// ```
+pub fn generate_rated_batch(
+    config: &RatedConfig,
+    count: usize,
+    seed: u64,
+    budget: Option<Duration>,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<RatedBatch, RatedError> {
+    config.validate()?;
+    let start = Instant::now();
+    let deadline = budget.map(|b| start + b);
+    let orbits = config.base.symmetry.orbits();
+    let grids = AtomicU64::new(0);
+    let found: Vec<Option<(Generated, Grade)>> = (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = rng_for(seed, i as u64);
+            let mut tried = 0;
+            let out = rated(config, &orbits, &mut rng, deadline, &mut tried);
+            grids.fetch_add(tried, Ordering::Relaxed);
+            if out.is_some() {
+                progress(1);
+            }
+            out
+        })
+        .collect();
+    let (items, puzzles): (Vec<usize>, Vec<(Generated, Grade)>) = found
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, g)| g.map(|g| (i, g)))
+        .unzip();
+    Ok(RatedBatch {
+        timed_out: puzzles.len() < count,
+        puzzles,
+        items,
+        requested: count,
+        grids: grids.into_inner(),
+        elapsed: start.elapsed(),
+    })
+}

@@ -1,0 +1,228 @@
+//! Generation by difficulty, checked from outside: every puzzle's uniqueness by the oracle, its
+//! rating by a fresh call to the grader, symmetry and exact givens, every band reachable within
+//! a modest budget, reproducibility across thread counts, and honest partial results.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::oracle;
+use shudu_core::generate::{GenerateConfig, Generated, Symmetry};
+use shudu_core::grids::rng_for;
+use shudu_core::logic::{grade, Band, Grade, Rating};
+use shudu_core::rated::{
+    generate_rated, generate_rated_batch, RatedBatch, RatedConfig, RatedError,
+};
+
+/// A generous budget for one test's batch: the searches take milliseconds (extreme: seconds)
+/// in release builds, so only a broken search hits it.
+const BUDGET: Duration = Duration::from_secs(120);
+
+fn batch(config: &RatedConfig, count: usize, seed: u64) -> RatedBatch {
+    generate_rated_batch(config, count, seed, Some(BUDGET), &|_| {}).expect("a valid config")
+}
+
+/// The puzzle is proper by the oracle, its solution is the returned grid, its grade is what a
+/// fresh call to the grader says and lies in the asked range, and the config's pattern holds.
+fn assert_rated(config: &RatedConfig, (g, reported): &(Generated, Grade)) {
+    let (count, first) = oracle::count(g.puzzle.as_bytes(), 2);
+    assert_eq!(count, 1, "not unique: {}", g.puzzle);
+    assert_eq!(&first.unwrap(), g.solution.as_bytes(), "{}", g.puzzle);
+    let fresh = grade(&g.puzzle);
+    assert!(fresh.solved, "{}", g.puzzle);
+    assert_eq!(fresh.er, reported.er, "{}", g.puzzle);
+    let (lo, hi) = config.rating;
+    assert!(
+        (lo..=hi).contains(&fresh.er),
+        "{} rated {} outside {lo}..{hi}",
+        g.puzzle,
+        fresh.er
+    );
+    assert!(config.base.symmetry.holds_for(&g.puzzle), "{}", g.puzzle);
+    if let Some((a, b)) = config.base.givens {
+        assert!((a..=b).contains(&g.puzzle.givens()), "{}", g.puzzle);
+    }
+}
+
+fn band(band: Band) -> RatedConfig {
+    RatedConfig::band(GenerateConfig::default(), band)
+}
+
+#[test]
+fn every_band_but_extreme_gives_proper_puzzles_in_its_range() {
+    for b in [
+        Band::Easy,
+        Band::Medium,
+        Band::Hard,
+        Band::Fiendish,
+        Band::Diabolical,
+    ] {
+        let config = band(b);
+        let out = batch(&config, 4, 11);
+        assert!(out.is_complete(), "{b}: found {} of 4", out.puzzles.len());
+        for found in &out.puzzles {
+            assert_rated(&config, found);
+            assert_eq!(found.1.band, b);
+        }
+    }
+}
+
+/// The rarest band (about 0.2% of random minimal puzzles): one puzzle, found by the local
+/// search in about 2 s on one core of the development machine (see BENCH-RATED.md).
+#[test]
+fn extreme_band_is_reached_by_the_local_search() {
+    let config = band(Band::Extreme);
+    let deadline = Instant::now() + BUDGET;
+    let found = generate_rated(&config, &mut rng_for(3, 0), Some(deadline)).expect("in time");
+    assert_rated(&config, &found);
+    assert_eq!(found.1.band, Band::Extreme);
+}
+
+#[test]
+fn symmetry_holds_in_every_band_that_random_puzzles_reach() {
+    for (s, b) in [
+        (Symmetry::Rot180, Band::Easy),
+        (Symmetry::Rot180, Band::Hard),
+        (Symmetry::Rot90, Band::Fiendish),
+        (Symmetry::MirrorBoth, Band::Medium),
+        (Symmetry::Rot180, Band::Diabolical),
+        (Symmetry::Diagonal, Band::Diabolical),
+    ] {
+        let config = RatedConfig::band(
+            GenerateConfig {
+                symmetry: s,
+                ..GenerateConfig::default()
+            },
+            b,
+        );
+        let out = batch(&config, 2, 21);
+        assert!(out.is_complete(), "{s} {b}");
+        for found in &out.puzzles {
+            assert_rated(&config, found);
+        }
+    }
+}
+
+#[test]
+fn exact_givens_stay_exact() {
+    for (givens, s, b) in [
+        (30, Symmetry::None, Band::Easy),
+        (26, Symmetry::None, Band::Medium),
+        (24, Symmetry::None, Band::Fiendish),
+        (25, Symmetry::None, Band::Diabolical),
+        (28, Symmetry::Rot180, Band::Hard),
+        (26, Symmetry::Rot180, Band::Diabolical),
+    ] {
+        let config = RatedConfig::band(
+            GenerateConfig {
+                givens: Some((givens, givens)),
+                symmetry: s,
+                ..GenerateConfig::default()
+            },
+            b,
+        );
+        let out = batch(&config, 2, 31);
+        assert!(out.is_complete(), "{givens} {s} {b}");
+        for found in &out.puzzles {
+            assert_rated(&config, found);
+            assert_eq!(found.0.puzzle.givens(), givens);
+        }
+    }
+}
+
+#[test]
+fn a_rating_range_is_honoured() {
+    let config = RatedConfig {
+        base: GenerateConfig::default(),
+        rating: (Rating(30), Rating(45)),
+    };
+    let out = batch(&config, 3, 41);
+    assert!(out.is_complete());
+    for found in &out.puzzles {
+        assert_rated(&config, found);
+    }
+}
+
+#[test]
+fn minimal_puzzles_can_be_asked_in_a_band() {
+    let config = RatedConfig::band(
+        GenerateConfig {
+            minimal: true,
+            ..GenerateConfig::default()
+        },
+        Band::Fiendish,
+    );
+    let out = batch(&config, 2, 51);
+    assert!(out.is_complete());
+    for found in &out.puzzles {
+        assert_rated(&config, found);
+        assert!(shudu_core::generate::is_minimal(
+            &found.0.puzzle,
+            &found.0.solution
+        ));
+    }
+}
+
+#[test]
+fn same_seed_same_puzzles_whatever_the_thread_count() {
+    let config = band(Band::Diabolical);
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        pool.install(|| batch(&config, 4, 61))
+    };
+    let one = run(1);
+    let two = run(2);
+    assert!(one.is_complete() && two.is_complete());
+    let lines = |b: &RatedBatch| -> Vec<String> {
+        b.puzzles.iter().map(|(g, _)| g.puzzle.to_line()).collect()
+    };
+    assert_eq!(lines(&one), lines(&two));
+    assert_eq!(one.items, vec![0, 1, 2, 3]);
+}
+
+#[test]
+fn a_spent_budget_reports_what_was_found() {
+    let config = band(Band::Extreme);
+    let out = generate_rated_batch(&config, 3, 71, Some(Duration::ZERO), &|_| {}).unwrap();
+    assert!(out.timed_out);
+    assert!(!out.is_complete());
+    assert_eq!(out.requested, 3);
+    assert_eq!(out.puzzles.len(), out.items.len());
+    for found in &out.puzzles {
+        assert_rated(&config, found);
+    }
+}
+
+#[test]
+fn progress_counts_every_puzzle() {
+    let seen = std::sync::atomic::AtomicUsize::new(0);
+    let out = generate_rated_batch(&band(Band::Hard), 5, 81, Some(BUDGET), &|k| {
+        seen.fetch_add(k, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    assert_eq!(seen.into_inner(), out.puzzles.len());
+    assert!(out.is_complete());
+}
+
+#[test]
+fn impossible_configs_are_rejected_with_a_reason() {
+    let config = RatedConfig {
+        base: GenerateConfig::default(),
+        rating: (Rating(50), Rating(40)),
+    };
+    let err = generate_rated_batch(&config, 1, 1, None, &|_| {}).unwrap_err();
+    assert!(matches!(err, RatedError::Rating(..)));
+    assert!(err.to_string().contains("5.0..4.0"), "{err}");
+    let config = RatedConfig::band(
+        GenerateConfig {
+            givens: Some((16, 16)),
+            ..GenerateConfig::default()
+        },
+        Band::Hard,
+    );
+    let err = generate_rated_batch(&config, 1, 1, None, &|_| {}).unwrap_err();
+    assert!(err.to_string().contains("fewer than 17"), "{err}");
+}
