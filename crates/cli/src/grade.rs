@@ -192,6 +192,17 @@ fn puzzle_argument(arg: &str) -> Result<Puzzle> {
         .map_err(|e| anyhow::anyhow!("the puzzle argument: {}", e.kind))
 }
 
+/// Reports on standard error, and gives the exit code, when `p` has no solution or several.
+fn require_unique(p: &Puzzle, several: &str, none: &str) -> Result<(), ExitCode> {
+    let message = match solve_unique(p) {
+        Solutions::Unique(_) => return Ok(()),
+        Solutions::Multiple(_) => several,
+        Solutions::None => none,
+    };
+    eprintln!("shudu: {message}");
+    Err(ExitCode::from(exit::NOT_UNIQUE))
+}
+
 /// Arguments of `shudu explain`.
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
@@ -263,18 +274,12 @@ fn describe_effect(step: &Step) -> String {
 /// Runs `shudu explain`.
 pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
     let puzzle = puzzle_argument(&args.puzzle)?;
-    match solve_unique(&puzzle) {
-        Solutions::Unique(_) => {}
-        Solutions::Multiple(_) => {
-            eprintln!(
-                "shudu: this puzzle has more than one solution; logic alone cannot finish it"
-            );
-            return Ok(ExitCode::from(exit::NOT_UNIQUE));
-        }
-        Solutions::None => {
-            eprintln!("shudu: this puzzle has no solution");
-            return Ok(ExitCode::from(exit::NOT_UNIQUE));
-        }
+    if let Err(code) = require_unique(
+        &puzzle,
+        "this puzzle has more than one solution; logic alone cannot finish it",
+        "this puzzle has no solution",
+    ) {
+        return Ok(code);
     }
     let g = grade(&puzzle);
     let mut board = Board::new(&puzzle);
@@ -359,18 +364,12 @@ fn parse_marks(text: &str) -> Result<[DigitSet; 81]> {
 pub fn run_hint(args: &HintArgs) -> Result<ExitCode> {
     let position = puzzle_argument(&args.position)?;
     let marks = args.marks.as_deref().map(parse_marks).transpose()?;
-    match solve_unique(&position) {
-        Solutions::Unique(_) => {}
-        Solutions::Multiple(_) => {
-            eprintln!(
-                "shudu: this position has more than one solution; hints need a proper puzzle"
-            );
-            return Ok(ExitCode::from(exit::NOT_UNIQUE));
-        }
-        Solutions::None => {
-            eprintln!("shudu: this position has no solution: some digit entered is wrong");
-            return Ok(ExitCode::from(exit::NOT_UNIQUE));
-        }
+    if let Err(code) = require_unique(
+        &position,
+        "this position has more than one solution; hints need a proper puzzle",
+        "this position has no solution: some digit entered is wrong",
+    ) {
+        return Ok(code);
     }
     let board = Board::from_position(&position, &position, marks.as_ref());
     if board.is_solved() {
