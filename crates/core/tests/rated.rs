@@ -30,7 +30,14 @@ fn assert_rated(config: &RatedConfig, (g, reported): &(Generated, Grade)) {
     assert_eq!(&first.unwrap(), g.solution.as_bytes(), "{}", g.puzzle);
     let fresh = grade(&g.puzzle);
     assert!(fresh.solved, "{}", g.puzzle);
-    assert_eq!(fresh.er, reported.er, "{}", g.puzzle);
+    assert_eq!(
+        (fresh.er, fresh.ep, fresh.ed, fresh.band),
+        (reported.er, reported.ep, reported.ed, reported.band),
+        "{}",
+        g.puzzle
+    );
+    assert_eq!(fresh.techniques, reported.techniques, "{}", g.puzzle);
+    assert_eq!(fresh.steps, reported.steps, "{}", g.puzzle);
     let (lo, hi) = config.rating;
     assert!(
         (lo..=hi).contains(&fresh.er),
