@@ -172,7 +172,8 @@ impl Job {
                  or -n without -u): puzzles may have several solutions"
             );
         }
-        let bar = io::progress(self.count as u64, "puzzles");
+        // Generation can be slow (few givens, hard bands): a bar for any count.
+        let bar = io::progress(self.count as u64, "puzzles", 1);
         let batch = generate_batch(&self.config, self.count, self.seed, self.timeout, &|k| {
             bar.inc(k as u64)
         })

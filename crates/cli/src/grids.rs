@@ -56,7 +56,7 @@ pub fn write_grids(
     output: Option<&std::path::Path>,
 ) -> Result<()> {
     let mut out = Output::create(output)?;
-    let bar = io::progress(config.count as u64, "grids");
+    let bar = io::progress(config.count as u64, "grids", 50_000);
     let format: Format = format.into();
     std::thread::scope(|scope| -> Result<()> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Vec<u8>>>(2);

@@ -131,10 +131,10 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 /// A progress bar on standard error for `total` items, hidden unless standard error is a
-/// terminal and the job is long enough to be worth one.
-pub fn progress(total: u64, what: &str) -> ProgressBar {
+/// terminal and there are at least `min_total` items (fast jobs are not worth a bar).
+pub fn progress(total: u64, what: &str, min_total: u64) -> ProgressBar {
     use std::io::IsTerminal;
-    if !io::stderr().is_terminal() || total < 50_000 {
+    if !io::stderr().is_terminal() || total < min_total {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(total);
