@@ -65,8 +65,8 @@ struct Links {
     mate: Vec<u16>,
     /// Cells holding each digit, as masks over the 81 cells.
     cand: [u128; 9],
-    /// Cells whose candidates are exactly {d, v}, indexed `d * 9 + v`.
-    biv: Vec<u128>,
+    /// Cells with exactly two candidates.
+    bivalue: u128,
     /// Per potential: the cells of its conjugates, as a mask.
     conj_mask: Vec<u128>,
 }
@@ -80,7 +80,7 @@ impl Links {
             conj_len: vec![0; 729],
             mate: vec![NONE16; 729],
             cand: [0; 9],
-            biv: vec![0; 81],
+            bivalue: 0,
             conj_mask: vec![0; 729],
         };
         let pos: Vec<[u16; 9]> = (0..27)
@@ -92,10 +92,7 @@ impl Links {
                 l.cand[d] |= 1 << c;
             }
             if m.count_ones() == 2 {
-                let mut it = super::bits(m);
-                let (a, b) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
-                l.biv[a * 9 + b] |= 1 << c;
-                l.biv[b * 9 + a] |= 1 << c;
+                l.bivalue |= 1 << c;
             }
             for d in super::bits(m) {
                 let p = c * 9 + d;
@@ -500,17 +497,25 @@ fn chain_depth(l: &Links, y: bool, source: u16, source_on: bool, max_depth: u16)
             return None;
         }
         let mut new_on = [0u128; 9];
+        if y {
+            // A bivalue cell {d, v} off for d turns on for v: v turns on in the bivalue cells
+            // holding v that are off for another digit (an off potential is a candidate, so
+            // that digit is the cell's other one; `dup`: cells off for two or more digits).
+            let (mut all, mut dup) = (0u128, 0u128);
+            for &m in &front_off {
+                dup |= all & m;
+                all |= m;
+            }
+            let all = all & l.bivalue;
+            for v in 0..9 {
+                let others = (all & !front_off[v]) | (front_off[v] & dup);
+                new_on[v] |= others & l.bivalue & l.cand[v];
+            }
+        }
         for d in 0..9 {
             let f = front_off[d];
             if f == 0 {
                 continue;
-            }
-            if y {
-                for v in 0..9 {
-                    if v != d {
-                        new_on[v] |= f & l.biv[d * 9 + v];
-                    }
-                }
             }
             let mut m = f;
             while m != 0 {
@@ -607,8 +612,7 @@ enum Part {
 /// SE's loop hints for one setting of the links: cycles and forcing chains from every candidate.
 /// `best` is the lowest rating found so far; searches stop where they could only rate higher.
 fn loop_hints(
-    board: &Board,
-    links: &Links,
+    search: &mut Search,
     (y, x): (bool, bool),
     part: Part,
     out: &mut Vec<Found>,
@@ -618,7 +622,10 @@ fn loop_hints(
     if cycle_base.min(chain_base) > *best {
         return;
     }
-    let mut search = Search::new(board, links, y, x);
+    let (board, links) = (search.board, search.links);
+    // One search serves every link setting (`Search::new` clears 12 KB).
+    search.y = y;
+    search.x = x;
     // Depth limits for the current best rating, recomputed only when it improves.
     let mut limits_for = u16::MAX - 1;
     let (mut cycle_limit, mut chain_limit) = (0, 0);
@@ -784,6 +791,7 @@ pub fn static_chains(board: &Board) -> Option<Step> {
     // steps rate 6.6 to 7.2, and the bounded passes are far cheaper than unbounded ones (the
     // bounds were chosen by timing the diabolical calibration puzzles).
     let mut all = Vec::new();
+    let mut search = Search::new(board, &links, false, false);
     for bound in [66, 72, u16::MAX] {
         let mut best = bound;
         // Hints of different link settings never tie (their kinds differ), and `order` keeps
@@ -792,11 +800,11 @@ pub fn static_chains(board: &Board) -> Option<Step> {
         let (x_only, y_only, both) = ((false, true), (true, false), (true, true));
         // XY chains first: their searches are shallow (base 7.0), and what they find bounds
         // the deeper X-chain searches.
-        loop_hints(board, &links, both, Part::Chains, &mut all, &mut best);
-        loop_hints(board, &links, x_only, Part::Chains, &mut all, &mut best);
-        loop_hints(board, &links, x_only, Part::Cycles, &mut all, &mut best);
-        loop_hints(board, &links, y_only, Part::Cycles, &mut all, &mut best);
-        loop_hints(board, &links, both, Part::Cycles, &mut all, &mut best);
+        loop_hints(&mut search, both, Part::Chains, &mut all, &mut best);
+        loop_hints(&mut search, x_only, Part::Chains, &mut all, &mut best);
+        loop_hints(&mut search, x_only, Part::Cycles, &mut all, &mut best);
+        loop_hints(&mut search, y_only, Part::Cycles, &mut all, &mut best);
+        loop_hints(&mut search, both, Part::Cycles, &mut all, &mut best);
         // Chains just past the depth limit may rate above the bound; only those within it are
         // known to be complete.
         all.retain(|f| f.rating <= bound);

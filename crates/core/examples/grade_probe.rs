@@ -1,0 +1,41 @@
+//! Grades the `qqwing-expert` rows of `se_calibration.tsv` (or the source named by
+//! `LOGIC_SOURCE`) once each and prints the median time per puzzle and a checksum of the ratings.
+//! Made for instruction counts: `valgrind --tool=callgrind target/release/examples/grade_probe`.
+//! The data folder is `$SHUDU_DATA`, else `shared/data` next to the repository.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use shudu_core::logic::grade;
+use shudu_core::Puzzle;
+
+fn main() {
+    let dir = std::env::var_os("SHUDU_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    let source = std::env::var("LOGIC_SOURCE").unwrap_or_else(|_| "qqwing-expert".into());
+    let text = std::fs::read_to_string(dir.join("se_calibration.tsv")).expect("calibration data");
+    let puzzles: Vec<Puzzle> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f.len() > 1 && f[1] == source).then(|| f[0].parse().expect("puzzle parses"))
+        })
+        .collect();
+    let mut times = Vec::with_capacity(puzzles.len());
+    let mut sum = 0u64;
+    for p in &puzzles {
+        let t = Instant::now();
+        let g = grade(p);
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+        sum += u64::from(g.er.0) * 10_000 + u64::from(g.ep.0) * 100 + u64::from(g.ed.0);
+    }
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+        "{source}: {} puzzles, median {:.1} µs, total {:.1} ms, rating checksum {sum}",
+        puzzles.len(),
+        times[times.len() / 2],
+        times.iter().sum::<f64>() / 1e3
+    );
+}
