@@ -437,6 +437,10 @@ static PEER_MASK: std::sync::LazyLock<[u128; 81]> = std::sync::LazyLock::new(|| 
 /// A few hundred word operations per layer: the hot path of diabolical puzzles
 /// (`benches/logic.rs`, band diabolical).
 fn chain_depth(l: &Links, y: bool, source: u16, source_on: bool, max_depth: u16) -> Option<u16> {
+    if !y {
+        return chain_depth_x(l, source, source_on, max_depth);
+    }
+    let peer_mask: &[u128; 81] = &PEER_MASK;
     let (sc, sd) = (source as usize / 9, source as usize % 9);
     let sbit = 1u128 << sc;
     let mut seen_on = [0u128; 9];
@@ -465,7 +469,7 @@ fn chain_depth(l: &Links, y: bool, source: u16, source_on: bool, max_depth: u16)
                 while m != 0 {
                     let c = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    peers |= PEER_MASK[c];
+                    peers |= peer_mask[c];
                 }
                 new_off[d] |= peers & l.cand[d];
             }
@@ -536,6 +540,60 @@ fn chain_depth(l: &Links, y: bool, source: u16, source_on: bool, max_depth: u16)
             any |= new_on[d] != 0;
         }
         if !any {
+            return None;
+        }
+        on_depth = off_depth + 1;
+    }
+}
+
+/// [`chain_depth`] with X-links only: the search never leaves the source's digit, so each layer
+/// is one mask over the cells (the hot path of the X-chain searches, `benches/logic.rs`).
+fn chain_depth_x(l: &Links, source: u16, source_on: bool, max_depth: u16) -> Option<u16> {
+    let peer_mask: &[u128; 81] = &PEER_MASK;
+    let (sc, sd) = (source as usize / 9, source as usize % 9);
+    let sbit = 1u128 << sc;
+    let cand = l.cand[sd];
+    let (mut seen_on, mut seen_off, mut front_on, mut front_off) = if source_on {
+        (sbit, 0, sbit, 0)
+    } else {
+        (0, sbit, 0, sbit)
+    };
+    let (mut on_depth, mut off_depth): (u16, u16) = (0, 0);
+    loop {
+        if front_on != 0 {
+            if on_depth >= max_depth {
+                return None;
+            }
+            let mut peers = 0u128;
+            let mut m = front_on;
+            while m != 0 {
+                peers |= peer_mask[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+            let new_off = peers & cand;
+            if source_on && new_off & sbit != 0 {
+                return Some(on_depth + 1);
+            }
+            front_off = new_off & !seen_off;
+            seen_off |= front_off;
+            off_depth = on_depth + 1;
+        }
+        if front_off == 0 || off_depth >= max_depth {
+            return None;
+        }
+        let mut new_on = 0u128;
+        let mut m = front_off;
+        while m != 0 {
+            new_on |= l.conj_mask[m.trailing_zeros() as usize * 9 + sd];
+            m &= m - 1;
+        }
+        if !source_on && new_on & sbit != 0 {
+            return Some(off_depth + 1);
+        }
+        front_on = new_on & !seen_on;
+        seen_on |= front_on;
+        front_off = 0;
+        if front_on == 0 {
             return None;
         }
         on_depth = off_depth + 1;
