@@ -67,6 +67,8 @@ struct Links {
     cand: [u128; 9],
     /// Cells with exactly two candidates.
     bivalue: u128,
+    /// Cells with exactly two candidates, one of them the digit, per digit.
+    bivalue_cand: [u128; 9],
     /// Per potential: the cells of its conjugates, as a mask.
     conj_mask: Vec<u128>,
 }
@@ -81,6 +83,7 @@ impl Links {
             mate: vec![NONE16; 729],
             cand: [0; 9],
             bivalue: 0,
+            bivalue_cand: [0; 9],
             conj_mask: vec![0; 729],
         };
         let pos: Vec<[u16; 9]> = (0..27)
@@ -129,6 +132,9 @@ impl Links {
                 }
             }
         }
+        for d in 0..9 {
+            l.bivalue_cand[d] = l.bivalue & l.cand[d];
+        }
         l
     }
 }
@@ -142,8 +148,12 @@ struct Search<'a> {
     /// `seen[i]` is valid if and only if `stamp[i] == generation` (cheaper than clearing).
     stamp: Vec<u32>,
     generation: u32,
-    pending_on: std::collections::VecDeque<u32>,
-    pending_off: std::collections::VecDeque<u32>,
+    /// The next layer's on and off nodes. A layer of on nodes only makes off nodes and the
+    /// reverse, so each layer is a plain list, taken whole (`layer`) before it is expanded.
+    pending_on: Vec<u32>,
+    pending_off: Vec<u32>,
+    /// The layer being expanded (kept to reuse its allocation).
+    layer: Vec<u32>,
     y: bool,
     x: bool,
     out: Vec<u16>,
@@ -163,6 +173,7 @@ impl<'a> Search<'a> {
             generation: 0,
             pending_on: Default::default(),
             pending_off: Default::default(),
+            layer: Vec::new(),
             y,
             x,
             out: Vec::with_capacity(32),
@@ -282,11 +293,14 @@ impl<'a> Search<'a> {
         let mut found = Vec::new();
         let s = self.push(source, true, NONE);
         self.mark(ident(source, true), s);
-        self.pending_on.push_back(s);
+        self.pending_on.push(s);
         let mut length = 0;
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             length += 1;
-            while let Some(p) = self.pending_on.pop_front() {
+            let mut layer = std::mem::take(&mut self.layer);
+            layer.clear();
+            std::mem::swap(&mut layer, &mut self.pending_on);
+            for &p in &layer {
                 if self.nodes[p as usize].depth >= self.max_depth {
                     continue;
                 }
@@ -300,16 +314,18 @@ impl<'a> Search<'a> {
                     // matters if it leads back to the source, closing a cycle.
                     if !self.is_seen(id) {
                         let n = self.push(q, false, p);
-                        self.pending_off.push_back(n);
+                        self.pending_off.push(n);
                         self.mark(id, n);
                     } else if self.links_to(q, source) && !self.is_ancestor(p, id) {
                         let n = self.push(q, false, p);
-                        self.pending_off.push_back(n);
+                        self.pending_off.push(n);
                     }
                 }
             }
             length += 1;
-            while let Some(p) = self.pending_off.pop_front() {
+            layer.clear();
+            std::mem::swap(&mut layer, &mut self.pending_off);
+            for &p in &layer {
                 if self.nodes[p as usize].depth >= self.max_depth {
                     continue;
                 }
@@ -325,10 +341,11 @@ impl<'a> Search<'a> {
                     if !self.is_seen(id) {
                         let n = self.push(q, true, p);
                         self.mark(id, n);
-                        self.pending_on.push_back(n);
+                        self.pending_on.push(n);
                     }
                 }
             }
+            self.layer = layer;
         }
         found
     }
@@ -340,13 +357,16 @@ impl<'a> Search<'a> {
         let s = self.push(source, source_on, NONE);
         self.mark(ident(source, source_on), s);
         if source_on {
-            self.pending_on.push_back(s);
+            self.pending_on.push(s);
         } else {
-            self.pending_off.push_back(s);
+            self.pending_off.push(s);
         }
         let mut found: Vec<u32> = Vec::new();
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
-            while let Some(p) = self.pending_on.pop_front() {
+            let mut layer = std::mem::take(&mut self.layer);
+            layer.clear();
+            std::mem::swap(&mut layer, &mut self.pending_on);
+            for &p in &layer {
                 if self.nodes[p as usize].depth >= self.max_depth {
                     continue;
                 }
@@ -363,11 +383,13 @@ impl<'a> Search<'a> {
                     if !self.is_seen(id) {
                         let n = self.push(q, false, p);
                         self.mark(id, n);
-                        self.pending_off.push_back(n);
+                        self.pending_off.push(n);
                     }
                 }
             }
-            while let Some(p) = self.pending_off.pop_front() {
+            layer.clear();
+            std::mem::swap(&mut layer, &mut self.pending_off);
+            for &p in &layer {
                 if self.nodes[p as usize].depth >= self.max_depth {
                     continue;
                 }
@@ -383,10 +405,11 @@ impl<'a> Search<'a> {
                     if !self.is_seen(id) {
                         let n = self.push(q, true, p);
                         self.mark(id, n);
-                        self.pending_on.push_back(n);
+                        self.pending_on.push(n);
                     }
                 }
             }
+            self.layer = layer;
         }
         for n in found {
             let nd = self.nodes[n as usize];
@@ -482,8 +505,8 @@ fn chain_depth(l: &Links, y: bool, source: u16, source_on: bool, max_depth: u16)
                     all |= m;
                 }
                 for v in 0..9 {
-                    let others = (all & !front_on[v]) | (front_on[v] & dup);
-                    new_off[v] |= others & l.cand[v];
+                    // The cells on for a digit other than v.
+                    new_off[v] |= all & (!front_on[v] | dup) & l.cand[v];
                 }
             }
             if source_on && new_off[sd] & sbit != 0 {
@@ -510,10 +533,9 @@ fn chain_depth(l: &Links, y: bool, source: u16, source_on: bool, max_depth: u16)
                 dup |= all & m;
                 all |= m;
             }
-            let all = all & l.bivalue;
             for v in 0..9 {
-                let others = (all & !front_off[v]) | (front_off[v] & dup);
-                new_on[v] |= others & l.bivalue & l.cand[v];
+                // The cells off for a digit other than v: (all & !off[v]) | (off[v] & dup).
+                new_on[v] = all & (!front_off[v] | dup) & l.bivalue_cand[v];
             }
         }
         for d in 0..9 {
