@@ -2,6 +2,8 @@
 //! `LOGIC_SOURCE`) once each and prints the median time per puzzle and a checksum of the ratings.
 //! Made for instruction counts: `valgrind --tool=callgrind target/release/examples/grade_probe`.
 //! The data folder is `$SHUDU_DATA`, else `shared/data` next to the repository.
+//! `LOGIC_PUZZLE=<81 chars>` grades only that puzzle (to profile one); the median puzzle is
+//! printed.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -23,19 +25,24 @@ fn main() {
             (f.len() > 1 && f[1] == source).then(|| f[0].parse().expect("puzzle parses"))
         })
         .collect();
+    let puzzles: Vec<Puzzle> = match std::env::var("LOGIC_PUZZLE") {
+        Ok(one) => vec![one.parse().expect("LOGIC_PUZZLE parses")],
+        Err(_) => puzzles,
+    };
     let mut times = Vec::with_capacity(puzzles.len());
     let mut sum = 0u64;
     for p in &puzzles {
         let t = Instant::now();
         let g = grade(p);
-        times.push(t.elapsed().as_secs_f64() * 1e6);
+        times.push((t.elapsed().as_secs_f64() * 1e6, p));
         sum += u64::from(g.er.0) * 10_000 + u64::from(g.ep.0) * 100 + u64::from(g.ed.0);
     }
-    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (median, median_puzzle) = times[times.len() / 2];
     println!(
-        "{source}: {} puzzles, median {:.1} µs, total {:.1} ms, rating checksum {sum}",
+        "{source}: {} puzzles, median {median:.1} µs ({median_puzzle}), total {:.1} ms, \
+         rating checksum {sum}",
         puzzles.len(),
-        times[times.len() / 2],
-        times.iter().sum::<f64>() / 1e3
+        times.iter().map(|t| t.0).sum::<f64>() / 1e3
     );
 }

@@ -20,11 +20,13 @@ pub fn fish(board: &Board, degree: usize) -> Option<Step> {
                 })
                 .collect();
             let found = combinations(usable.len(), degree, |pick| {
-                let base: Vec<usize> = bits(pick).map(|k| usable[k]).collect();
-                let cover = base.iter().fold(0u16, |m, &k| m | lines[k]);
+                // The cover first, without allocating: most combinations are not fish (this
+                // runs at every step that reaches fish, `benches/logic.rs`).
+                let cover = bits(pick).fold(0u16, |m, k| m | lines[usable[k]]);
                 if cover.count_ones() as usize != degree {
                     return None;
                 }
+                let base: Vec<usize> = bits(pick).map(|k| usable[k]).collect();
                 let at = |line: usize, other: usize| {
                     if rows_base {
                         line * 9 + other

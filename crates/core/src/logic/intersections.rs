@@ -40,23 +40,19 @@ pub(crate) fn house_mask(h: usize) -> u128 {
 
 /// The first pointing or claiming step (`direct`: only those that give a hidden single).
 pub fn locking(board: &Board, direct: bool) -> Option<Step> {
-    // Places of every digit in every house, once (this rule runs twice per step).
-    let mut places = [[0u16; 9]; 27];
-    for (h, row) in places.iter_mut().enumerate() {
-        for (k, &c) in HOUSE_CELLS[h].iter().enumerate() {
-            for d in super::bits(board.cands[c as usize]) {
-                row[d] |= 1 << k;
-            }
+    // Cells holding each digit, as masks over the 81 cells: each crossing is then three mask
+    // tests (this rule runs twice per step, `benches/logic.rs`).
+    let mut cand = [0u128; 9];
+    for c in 0..81 {
+        for d in super::bits(board.cands[c]) {
+            cand[d] |= 1 << c;
         }
     }
     for &(h1, h2, m1, m2) in CROSSINGS.iter() {
         for d in 0..9 {
-            let pos = places[h1][d];
-            if pos.count_ones() <= 1 {
-                continue;
-            }
-            let all_in = super::bits(pos).all(|k| m2 >> HOUSE_CELLS[h1][k] & 1 == 1);
-            if !all_in {
+            let inside = cand[d] & m1;
+            // Two places or more in h1, all of them in h2, and some place in h2 outside h1.
+            if inside.count_ones() <= 1 || inside & !m2 != 0 || cand[d] & m2 & !m1 == 0 {
                 continue;
             }
             let elims: Vec<(Cell, Digit)> = HOUSE_CELLS[h2]

@@ -159,11 +159,12 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
             })
             .collect();
         let found = combinations(candidates.len(), degree, |pick| {
-            let chosen: Vec<usize> = bits(pick).map(|k| candidates[k]).collect();
-            let union = chosen.iter().fold(0u16, |m, &c| m | board.cands[c]);
+            // The union first, without allocating: most combinations are not naked sets.
+            let union = bits(pick).fold(0u16, |m, k| m | board.cands[candidates[k]]);
             if union.count_ones() as usize != degree {
                 return None;
             }
+            let chosen: Vec<usize> = bits(pick).map(|k| candidates[k]).collect();
             let mut elims: Vec<(Cell, Digit)> = Vec::new();
             for &c in &HOUSE_CELLS[h] {
                 let c = c as usize;
