@@ -1,6 +1,6 @@
 //! Development probe: time per puzzle of each difficulty band, on one thread.
 //!
-//! `cargo run --release -p shudu-core --example rated_probe -- [N] [SECONDS] [BAND] [SYMMETRY]`:
+//! `cargo run --release -p shudu-core --example rated_probe -- [N] [SECONDS] [BAND] [SYMMETRY] [GIVENS]`:
 //! for each band (or only BAND), asks `generate_rated_batch` for N puzzles within SECONDS and
 //! prints the time per puzzle, the grids tried and the givens. With `RATED_REJECT=1` it measures
 //! the baseline instead: `generate_batch` with a band filter (dig and grade until lucky).
@@ -23,6 +23,7 @@ fn main() {
         .get(4)
         .map(|s| s.parse().expect("a symmetry"))
         .unwrap_or_default();
+    let exact: Option<usize> = args.get(5).map(|s| s.parse().expect("a number of givens"));
     rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build_global()
@@ -33,6 +34,7 @@ fn main() {
         }
         let base = GenerateConfig {
             symmetry,
+            givens: exact.map(|k| (k, k)),
             ..GenerateConfig::default()
         };
         if std::env::var_os("RATED_REJECT").is_some() {
@@ -66,7 +68,7 @@ fn main() {
         let mean_givens = givens.iter().sum::<usize>() as f64 / m.max(1) as f64;
         let secs = batch.elapsed.as_secs_f64();
         println!(
-            "{:>10} {symmetry}: found {m} of {n} in {secs:.2} s: {:.4} s/puzzle, {:.1} grids/puzzle, {mean_givens:.1} givens",
+            "{:>10} {symmetry} givens {exact:?}: found {m} of {n} in {secs:.2} s: {:.4} s/puzzle, {:.1} grids/puzzle, {mean_givens:.1} givens",
             band.name(),
             secs / m.max(1) as f64,
             batch.grids as f64 / m.max(1) as f64,

@@ -14,22 +14,30 @@
 //! - towards an easier rating, add a given (a whole orbit under a symmetry) at a cell that is
 //!   still empty where the solver first needed a step above the range: adding givens keeps a
 //!   proper puzzle proper, and a given there removes the need for that step;
-//! - towards a harder rating, swap: remove one orbit of givens, add another orbit of the same
-//!   size elsewhere, and dig the result back to a minimal puzzle when the number of givens is
-//!   free. The swap is proper if and only if, for each removed cell `c`, the puzzle with the
-//!   solution's digit forbidden in `c` has no solution (the argument of [`crate::generate`]'s
-//!   module docs, applied to the puzzle with the new orbit added).
+//! - towards a harder rating, remove one orbit of givens. With the number of givens free, add
+//!   back orbits elsewhere, each meeting the cells where a second solution differs from the grid
+//!   (an unavoidable set), until the puzzle is proper again, then dig it to a minimal puzzle: the
+//!   "{-1+n}" move of the puzzle hunters. With an exact count, swap for one orbit of the same
+//!   size that meets that set. A swap is proper if and only if, for each removed cell `c`, the
+//!   puzzle with the solution's digit forbidden in `c` has no solution (the argument of
+//!   [`crate::generate`]'s module docs, applied to the puzzle with the new orbit added).
 //!
 //! A move is kept when the rating gets no farther from the range (ties are kept, so the walk
 //! crosses the plateaus that SE's coarse scale is full of); after a number of moves without
 //! progress the attempt gives up and the next one starts from a new grid. When `givens` asks for
 //! an exact count, easier moves become swaps too, so the count never leaves the range.
 //!
+//! Climbing grades every neighbour in full, which costs more than a fresh draw while the band is
+//! common, so it starts only after 8 fresh draws below the range (for diabolical, 29% of draws,
+//! it almost never runs; for extreme it does). Measured figures: `crates/core/BENCH-RATED.md`.
+//!
 //! # Cost
 //!
 //! Grading is the cost (digging takes 0.1 ms, grading a diabolical puzzle milliseconds, an
 //! extreme one up to a second), so a candidate is rated with a cap: the solver stops at the
-//! first step rated above the range, which is all a move needs to know to be rejected.
+//! first step rated above the range, which is all a move needs to know to be rejected. A rating
+//! that runs to the end keeps the same tallies as [`grade`], so the found puzzle is not graded
+//! twice.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};

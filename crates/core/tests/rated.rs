@@ -233,3 +233,26 @@ fn impossible_configs_are_rejected_with_a_reason() {
     let err = generate_rated_batch(&config, 1, 1, None, &|_| {}).unwrap_err();
     assert!(err.to_string().contains("fewer than 17"), "{err}");
 }
+
+/// The CLI's `-m 1|2|3` levels: a band with a range of givens where it is common.
+#[test]
+fn assignment_levels_are_reachable_with_their_givens() {
+    for (b, givens) in [
+        (Band::Easy, (36, 45)),
+        (Band::Medium, (30, 35)),
+        (Band::Hard, (24, 29)),
+    ] {
+        let config = RatedConfig::band(
+            GenerateConfig {
+                givens: Some(givens),
+                ..GenerateConfig::default()
+            },
+            b,
+        );
+        let out = batch(&config, 4, 91);
+        assert!(out.is_complete(), "{b}");
+        for found in &out.puzzles {
+            assert_rated(&config, found);
+        }
+    }
+}
