@@ -156,6 +156,7 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
             unique: args.unique || band.is_some(),
             band,
         },
+        rating: None,
         count: n,
         seed: args.seed.unwrap_or_else(rand::random),
         timeout: Some(BUDGET),

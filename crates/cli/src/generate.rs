@@ -9,7 +9,8 @@ use clap::{ArgAction, Args};
 use rayon::prelude::*;
 use shudu_core::format::Format;
 use shudu_core::generate::{generate_batch, BatchResult, GenerateConfig, Symmetry};
-use shudu_core::logic::{grade, Band};
+use shudu_core::logic::{grade, Band, Rating};
+use shudu_core::rated::{generate_rated_batch, RatedConfig, MAX_RATING};
 
 use crate::exit;
 use crate::io::{self, FormatArg, Output};
@@ -31,10 +32,14 @@ pub struct GenerateArgs {
     /// No single given can be removed without losing uniqueness.
     #[arg(long)]
     minimal: bool,
-    /// Keep only puzzles of this difficulty band (easy, medium, hard, fiendish, diabolical,
-    /// extreme), as rated by `shudu grade`.
-    #[arg(long, value_parser = parse_band)]
-    band: Option<Band>,
+    /// Difficulty band on the Sudoku Explainer scale, as rated by `shudu grade`: easy (up to
+    /// 1.2), medium (1.3-1.5), hard (1.6-2.5), fiendish (2.6-6.0), diabolical (6.1-8.9), extreme
+    /// (9.0 and up). Rare bands are searched for by local search on the givens.
+    #[arg(long, visible_alias = "band", value_parser = parse_band, conflicts_with = "rating")]
+    difficulty: Option<Band>,
+    /// Sudoku Explainer rating (ER) range: A..B, A.. , ..B or a single value, e.g. 7.0..8.5.
+    #[arg(long, value_name = "A..B", value_parser = parse_rating)]
+    rating: Option<(Rating, Rating)>,
     /// Seed of the random generator: the same seed gives the same puzzles, whatever --threads.
     /// Random when omitted.
     #[arg(long)]
@@ -95,6 +100,35 @@ fn parse_symmetry(s: &str) -> std::result::Result<Symmetry, String> {
         .map_err(|e: shudu_core::generate::UnknownSymmetry| e.to_string())
 }
 
+/// Parses a rating range `A..B`, `A..`, `..B` or `A` (one decimal, as SE prints ratings).
+fn parse_rating(s: &str) -> std::result::Result<(Rating, Rating), String> {
+    let value = |t: &str, default: u16| -> std::result::Result<Rating, String> {
+        let t = t.trim().trim_start_matches('=');
+        if t.is_empty() {
+            return Ok(Rating(default));
+        }
+        match t.parse::<f64>() {
+            Ok(v) if (0.0..=20.0).contains(&v) => Ok(Rating((v * 10.0).round() as u16)),
+            _ => Err(format!(
+                "expected a rating range such as 6.2..8.0 (ratings from 0.0 to 20.0), found '{s}'"
+            )),
+        }
+    };
+    let (a, b) = match s.split_once("..") {
+        Some((a, b)) => (value(a, 0)?, value(b, MAX_RATING.0)?),
+        None => {
+            let r = value(s, 0)?;
+            (r, r)
+        }
+    };
+    if a > b {
+        return Err(format!(
+            "the rating range '{s}' is empty: {a} is more than {b}"
+        ));
+    }
+    Ok((a, b))
+}
+
 fn parse_band(s: &str) -> std::result::Result<Band, String> {
     s.parse()
         .map_err(|e: shudu_core::logic::BandParseError| e.to_string())
@@ -127,10 +161,11 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         symmetry: args.symmetry,
         minimal: args.minimal,
         unique: args.unique,
-        band: args.band,
+        band: None,
     };
     let job = Job {
         config,
+        rating: args.rating.or(args.difficulty.map(Band::range)),
         count: args.count as usize,
         seed: args.seed.unwrap_or_else(rand::random),
         timeout: args.timeout,
@@ -155,6 +190,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
 pub struct Job {
     /// What to make.
     pub config: GenerateConfig,
+    /// The Sudoku Explainer rating range (ER) asked for, if any; a `band` in `config` asks for
+    /// that band's range too.
+    pub rating: Option<(Rating, Rating)>,
     /// How many.
     pub count: usize,
     /// The seed of the batch.
@@ -174,10 +212,34 @@ impl Job {
         }
         // Generation can be slow (few givens, hard bands): a bar for any count.
         let bar = io::progress(self.count as u64, "puzzles", 1);
-        let batch = generate_batch(&self.config, self.count, self.seed, self.timeout, &|k| {
-            bar.inc(k as u64)
-        })
-        .context("cannot generate these puzzles")?;
+        let progress = |k: usize| bar.inc(k as u64);
+        let rating = self.rating.or(self.config.band.map(Band::range));
+        let batch = match rating {
+            // A rating asked for: the rated search (local search on the givens for rare
+            // bands), which grades as it goes.
+            Some(rating) => {
+                let config = RatedConfig {
+                    base: GenerateConfig {
+                        band: None,
+                        ..self.config.clone()
+                    },
+                    rating,
+                };
+                let rated =
+                    generate_rated_batch(&config, self.count, self.seed, self.timeout, &progress)
+                        .context("cannot generate these puzzles")?;
+                BatchResult {
+                    puzzles: rated.puzzles.into_iter().map(|(g, _)| g).collect(),
+                    items: rated.items,
+                    requested: rated.requested,
+                    attempts: rated.grids,
+                    timed_out: rated.timed_out,
+                    elapsed: rated.elapsed,
+                }
+            }
+            None => generate_batch(&self.config, self.count, self.seed, self.timeout, &progress)
+                .context("cannot generate these puzzles")?,
+        };
         bar.finish_and_clear();
         Ok(batch)
     }

@@ -577,3 +577,106 @@ fn hint_reports_a_wrong_entry_and_bad_marks() {
         .code(2)
         .stderr(contains("--marks has 2 fields; expected 81"));
 }
+
+/// Grades puzzles with `shudu grade` and returns each ER.
+fn ratings_of(puzzles: &str) -> Vec<f64> {
+    let out = shudu()
+        .arg("grade")
+        .write_stdin(puzzles.to_string())
+        .assert()
+        .success();
+    String::from_utf8(out.get_output().stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let fields: Vec<&str> = l.split(' ').collect();
+            fields[1].split('/').next().unwrap().parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn generate_by_difficulty_lands_in_the_band() {
+    for (band, lo, hi) in [
+        ("easy", 0.0, 1.2),
+        ("hard", 1.6, 2.5),
+        ("diabolical", 6.1, 8.9),
+    ] {
+        let out = shudu()
+            .args([
+                "generate",
+                "-n",
+                "2",
+                "--seed",
+                "4",
+                "--timeout",
+                "60s",
+                "--difficulty",
+                band,
+            ])
+            .assert()
+            .success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert_eq!(text.lines().count(), 2, "{band}");
+        for er in ratings_of(&text) {
+            assert!((lo..=hi).contains(&er), "{band}: ER {er}");
+        }
+    }
+}
+
+#[test]
+fn generate_by_rating_range_with_symmetry() {
+    let out = shudu()
+        .args(["generate", "-n", "2", "--seed", "5", "--timeout", "60s"])
+        .args([
+            "--rating",
+            "2.6..6.0",
+            "--symmetry",
+            "rot180",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let puzzles: String = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["symmetry"], "rot180");
+            format!("{}\n", v["puzzle"].as_str().unwrap())
+        })
+        .collect();
+    for er in ratings_of(&puzzles) {
+        assert!((2.6..=6.0).contains(&er), "ER {er}");
+    }
+}
+
+#[test]
+fn generate_rejects_bad_ratings() {
+    shudu()
+        .args(["generate", "-n", "1", "--rating", "9..3"])
+        .assert()
+        .code(2)
+        .stderr(contains("the rating range '9..3' is empty"));
+    shudu()
+        .args(["generate", "-n", "1", "--difficulty", "nope"])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "expected one of easy, medium, hard, fiendish, diabolical, extreme",
+        ));
+    shudu()
+        .args([
+            "generate",
+            "-n",
+            "1",
+            "--difficulty",
+            "easy",
+            "--rating",
+            "1.0",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be used with"));
+}
