@@ -7,8 +7,8 @@ use clap::{Parser, Subcommand};
 
 mod check;
 mod compat;
-mod grade;
 mod generate;
+mod grade;
 mod grids;
 mod io;
 mod play;
