@@ -8,11 +8,13 @@ use crate::bitset::{Cell, Digit};
 
 /// The first fish of size `degree`: digits in increasing order, rows as base lines first.
 pub fn fish(board: &Board, degree: usize) -> Option<Step> {
+    // Places of every digit in every row and column, once (rows 0-8, columns 9-17).
+    let places: [[u16; 9]; 18] = std::array::from_fn(|h| board.house_positions(h));
     for d in 0..9 {
         for rows_base in [true, false] {
             // lines[k]: the cover indices where d is a candidate in base line k.
             let lines: [u16; 9] =
-                std::array::from_fn(|k| board.positions(if rows_base { k } else { 9 + k }, d));
+                std::array::from_fn(|k| places[if rows_base { k } else { 9 + k }][d]);
             let usable: Vec<usize> = (0..9)
                 .filter(|&k| {
                     let n = lines[k].count_ones() as usize;

@@ -310,6 +310,20 @@ impl Board {
         m
     }
 
+    /// [`Board::positions`] of every digit in house `h` at once: one pass over its cells.
+    #[inline]
+    pub(crate) fn house_positions(&self, h: usize) -> [u16; 9] {
+        let mut pos = [0u16; 9];
+        for (k, &c) in HOUSE_CELLS[h].iter().enumerate() {
+            let mut m = self.cands[c as usize];
+            while m != 0 {
+                pos[m.trailing_zeros() as usize] |= 1 << k;
+                m &= m - 1;
+            }
+        }
+        pos
+    }
+
     /// Empty cells of house `h`.
     #[inline]
     pub(crate) fn empty_count(&self, h: usize) -> u32 {

@@ -49,7 +49,7 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
         if !(empty > degree * 2 || (direct && empty > degree)) {
             continue;
         }
-        let pos: [u16; 9] = std::array::from_fn(|d| board.positions(h, d));
+        let pos: [u16; 9] = board.house_positions(h);
         // Only digits with 1 to `degree` places can be in a hidden set of `degree` digits; the
         // combinations of those keep SE's order (increasing digits).
         let usable: Vec<usize> = (0..9)
