@@ -78,22 +78,25 @@ fn shuffled<R: RngCore>(rng: &mut R) -> [u8; 9] {
 /// assert_eq!(g, random_grid(&mut rng_for(42, 0)));
 /// ```
 pub fn random_grid<R: RngCore>(rng: &mut R) -> Grid {
+    random_grid_from(rng, None)
+}
+
+/// [`random_grid`] with, if asked, `first` in the top-left cell: box 1's permutation is drawn
+/// among those that start with it, so every grid with that digit there stays reachable.
+pub fn random_grid_from<R: RngCore>(rng: &mut R, first: Option<Digit>) -> Grid {
     loop {
-        let perms = [shuffled(rng), shuffled(rng), shuffled(rng)];
-        let mut st = State::from_diagonal(&perms);
+        let mut perms = [shuffled(rng), shuffled(rng), shuffled(rng)];
+        if let Some(d) = first {
+            let at = perms[0].iter().position(|&x| x as usize == d.as_index());
+            perms[0].swap(0, at.expect("a permutation holds every digit"));
+        }
         // Box 2 (top middle) at random: each cell avoids the digits of its row in box 1 and of
         // its column in box 5, and the digits already in box 2. A small depth-first search with
         // random choices; a dead end here or in the descent starts over with new boxes.
-        let Some(box2) = sample_box2(&perms, rng) else {
+        let Some(top) = sample_box2(&perms, rng) else {
             continue;
         };
-        let mut ok = true;
-        for (k, &d) in box2.iter().enumerate() {
-            ok &= st.place(d as usize, 0, 9 * (k / 3) + 3 + k % 3);
-        }
-        if !ok {
-            continue;
-        }
+        let st = State::from_boxes(&perms, Some(&top));
         if let Some(cells) = descend(st, &mut RandomGuess(rng)) {
             return Grid::from_valid_bytes(cells);
         }
@@ -245,7 +248,7 @@ impl<'a> GridStream<'a> {
                 let mut rng = rng_for(seed, chunk as u64);
                 let len = CHUNK.min(n - chunk * CHUNK);
                 let grids: Vec<Grid> = (0..len)
-                    .map(|_| fix(random_grid(&mut rng), first_digit))
+                    .map(|_| random_grid_from(&mut rng, first_digit))
                     .collect();
                 let keys = grids.iter().map(grid_key).collect();
                 (grids, keys)
@@ -253,13 +256,6 @@ impl<'a> GridStream<'a> {
             .collect();
         self.next_chunk = end;
         Some(parts)
-    }
-}
-
-fn fix(g: Grid, first_digit: Option<Digit>) -> Grid {
-    match first_digit {
-        Some(d) => with_first_digit(&g, d),
-        None => g,
     }
 }
 
@@ -276,7 +272,7 @@ fn check_wave(
     for (grids, keys) in parts {
         for (mut g, mut key) in grids.into_iter().zip(keys) {
             while !seen.insert(key) {
-                g = fix(random_grid(spare), first_digit);
+                g = random_grid_from(spare, first_digit);
                 key = grid_key(&g);
             }
             wave.push(g);

@@ -218,27 +218,40 @@ impl State {
         true
     }
 
-    /// The state after placing three diagonal boxes (boxes 1, 5 and 9), written directly rather
-    /// than by 27 placements (a hot path of grid generation: `examples/grid_rate.rs`).
-    /// `perms[b][k]` is the digit index in cell `k` (row-major) of the diagonal box of band `b`.
-    pub(crate) fn from_diagonal(perms: &[[u8; 9]; 3]) -> State {
-        // pos[b][d]: in-band position of digit d in band b's diagonal box.
-        let mut pos = [[0usize; 9]; 3];
-        for (b, perm) in perms.iter().enumerate() {
+    /// The state after placing the three diagonal boxes (boxes 1, 5 and 9) and, if given, box 2
+    /// (top middle), written directly rather than by placements (a hot path of grid generation:
+    /// `examples/grid_rate.rs`). `diag[b][k]` is the digit index in cell `k` (row-major) of the
+    /// diagonal box of band `b`; `top[k]` likewise for box 2, which the caller has drawn so that
+    /// it repeats no digit of its rows in box 1 or of its columns in box 5.
+    pub(crate) fn from_boxes(diag: &[[u8; 9]; 3], top: Option<&[u8; 9]>) -> State {
+        // For each digit: the columns it holds, and per band the rows and cells it holds.
+        let mut cols = [0u32; 9];
+        let mut rows = [[0u32; 3]; 9];
+        let mut own = [[0u32; 3]; 9];
+        let mut hold = |d: usize, b: usize, pos: usize| {
+            cols[d] |= COL[pos % 9];
+            rows[d][b] |= 0x1FF << (9 * (pos / 9));
+            own[d][b] |= 1 << pos;
+        };
+        for (b, perm) in diag.iter().enumerate() {
             for (k, &d) in perm.iter().enumerate() {
-                pos[b][d as usize] = 9 * (k / 3) + 3 * b + k % 3;
+                hold(d as usize, b, 9 * (k / 3) + 3 * b + k % 3);
             }
+        }
+        let mut filled = BOX;
+        if let Some(top) = top {
+            for (k, &d) in top.iter().enumerate() {
+                hold(d as usize, 0, 9 * (k / 3) + 3 + k % 3);
+            }
+            filled[0] |= BOX[1];
         }
         let mut st = State::empty();
         for d in 0..9 {
-            let cols = COL[pos[0][d] % 9] | COL[pos[1][d] % 9] | COL[pos[2][d] % 9];
-            for (b, &box_mask) in BOX.iter().enumerate() {
-                let own = pos[b][d];
-                st.cand[3 * d + b] =
-                    (BAND & !cols & !box_mask & !(0x1FF << (9 * (own / 9)))) | 1 << own;
+            for b in 0..3 {
+                st.cand[3 * d + b] = (BAND & !cols[d] & !filled[b] & !rows[d][b]) | own[d][b];
             }
         }
-        st.unsolved = BOX.map(|box_mask| BAND & !box_mask);
+        st.unsolved = filled.map(|f| BAND & !f);
         st.dirty = (1 << 27) - 1;
         st
     }
@@ -739,7 +752,16 @@ mod tests {
                 assert!(placed.place_cell(cell, Digit::from_index(d as usize)));
             }
         }
-        let direct = State::from_diagonal(&perms);
+        let direct = State::from_boxes(&perms, None);
+        assert_eq!(direct.cand, placed.cand);
+        assert_eq!(direct.unsolved, placed.unsolved);
+        // Box 2, compatible with boxes 1 (rows) and 5 (columns).
+        let top = [0, 6, 7, 3, 2, 1, 4, 8, 5];
+        for (k, &d) in top.iter().enumerate() {
+            let cell = Cell::at(k / 3, 3 + k % 3);
+            assert!(placed.place_cell(cell, Digit::from_index(d as usize)));
+        }
+        let direct = State::from_boxes(&perms, Some(&top));
         assert_eq!(direct.cand, placed.cand);
         assert_eq!(direct.unsolved, placed.unsolved);
     }
