@@ -379,7 +379,7 @@ fn difference(a: &Grid, b: &Grid) -> CellSet {
 }
 
 /// `p` with the cells `cells` emptied.
-fn without(p: &Puzzle, cells: CellSet) -> Puzzle {
+pub(crate) fn without(p: &Puzzle, cells: CellSet) -> Puzzle {
     let mut q = *p;
     for c in cells.iter() {
         q.set(c, None);
@@ -388,7 +388,7 @@ fn without(p: &Puzzle, cells: CellSet) -> Puzzle {
 }
 
 /// `p` with the cells `cells` filled from `g`.
-fn with(p: &Puzzle, cells: CellSet, g: &Grid) -> Puzzle {
+pub(crate) fn with(p: &Puzzle, cells: CellSet, g: &Grid) -> Puzzle {
     let mut q = *p;
     for c in cells.iter() {
         q.set(c, Some(g.get(c)));

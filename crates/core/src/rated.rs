@@ -46,7 +46,9 @@ use rand::RngCore;
 use rayon::prelude::*;
 
 use crate::bitset::{Cell, CellSet};
-use crate::generate::{generate_one, is_minimal, ConfigError, GenerateConfig, Generated};
+use crate::generate::{
+    generate_one, is_minimal, with, without, ConfigError, GenerateConfig, Generated,
+};
 use crate::grid::{Grid, Puzzle};
 use crate::grids::rng_for;
 use crate::logic::{grade, next_step, Band, Board, Grade, Rating};
@@ -519,24 +521,6 @@ fn still_unique(p: &Puzzle, cells: CellSet, g: &Grid) -> bool {
         s.forbid(c, g.get(c));
         !s.has_solution()
     })
-}
-
-/// `p` with the cells `cells` emptied.
-fn without(p: &Puzzle, cells: CellSet) -> Puzzle {
-    let mut q = *p;
-    for c in cells.iter() {
-        q.set(c, None);
-    }
-    q
-}
-
-/// `p` with the cells `cells` filled from `g`.
-fn with(p: &Puzzle, cells: CellSet, g: &Grid) -> Puzzle {
-    let mut q = *p;
-    for c in cells.iter() {
-        q.set(c, Some(g.get(c)));
-    }
-    q
 }
 
 /// Digs `p` (proper, with solution `g`) to a puzzle minimal over `orbits`, in random order,
