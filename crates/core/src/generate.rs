@@ -943,39 +943,55 @@ pub fn generate_batch(
     let start = Instant::now();
     let deadline = budget.map(|b| start + b);
     let orbits = config.symmetry.orbit_table();
-    let attempts = AtomicU64::new(0);
-    let found: Vec<Option<Generated>> = (0..count)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = rng_for(seed, i as u64);
-            let mut tries = 0;
-            let out = loop {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break None;
-                }
-                tries += 1;
-                if let Some(g) = attempt(config, orbits, &mut rng, deadline) {
-                    progress(1);
-                    break Some(g);
-                }
-            };
-            attempts.fetch_add(tries, Ordering::Relaxed);
-            out
-        })
-        .collect();
-    let (items, puzzles): (Vec<usize>, Vec<Generated>) = found
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, g)| g.map(|g| (i, g)))
-        .unzip();
+    let (items, puzzles, attempts) = run_items(count, seed, progress, |rng, tries| loop {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break None;
+        }
+        *tries += 1;
+        if let Some(g) = attempt(config, orbits, rng, deadline) {
+            break Some(g);
+        }
+    });
     Ok(BatchResult {
         timed_out: puzzles.len() < count,
         puzzles,
         items,
         requested: count,
-        attempts: attempts.into_inner(),
+        attempts,
         elapsed: start.elapsed(),
     })
+}
+
+/// The driver behind every batch: item `i` runs `make` on its own stream `rng_for(seed, i)`, in
+/// parallel on rayon's pool, so the result depends only on the seed, never on the thread count.
+/// `make` counts the grids it tries in its second argument. Returns the items found (in order),
+/// their results, and the grids tried over all items.
+pub(crate) fn run_items<T: Send>(
+    count: usize,
+    seed: u64,
+    progress: &(dyn Fn(usize) + Sync),
+    make: impl Fn(&mut crate::grids::Rng, &mut u64) -> Option<T> + Sync,
+) -> (Vec<usize>, Vec<T>, u64) {
+    let tried = AtomicU64::new(0);
+    let found: Vec<Option<T>> = (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = rng_for(seed, i as u64);
+            let mut tries = 0;
+            let out = make(&mut rng, &mut tries);
+            tried.fetch_add(tries, Ordering::Relaxed);
+            if out.is_some() {
+                progress(1);
+            }
+            out
+        })
+        .collect();
+    let (items, results) = found
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, g)| g.map(|g| (i, g)))
+        .unzip();
+    (items, results, tried.into_inner())
 }
 
 #[cfg(test)]

@@ -39,18 +39,15 @@
 //! that runs to the end keeps the same tallies as [`grade`], so the found puzzle is not graded
 //! twice.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::RngCore;
-use rayon::prelude::*;
 
 use crate::bitset::{Cell, CellSet};
 use crate::generate::{
-    generate_one, is_minimal, with, without, ConfigError, GenerateConfig, Generated,
+    generate_one, is_minimal, run_items, with, without, ConfigError, GenerateConfig, Generated,
 };
 use crate::grid::{Grid, Puzzle};
-use crate::grids::rng_for;
 use crate::logic::{grade, next_step, Band, Board, Grade, Rating};
 use crate::solver::Solver;
 
@@ -613,31 +610,15 @@ pub fn generate_rated_batch(
     let start = Instant::now();
     let deadline = budget.map(|b| start + b);
     let orbits = config.base.symmetry.orbits();
-    let grids = AtomicU64::new(0);
-    let found: Vec<Option<(Generated, Grade)>> = (0..count)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = rng_for(seed, i as u64);
-            let mut tried = 0;
-            let out = rated(config, &orbits, &mut rng, deadline, &mut tried);
-            grids.fetch_add(tried, Ordering::Relaxed);
-            if out.is_some() {
-                progress(1);
-            }
-            out
-        })
-        .collect();
-    let (items, puzzles): (Vec<usize>, Vec<(Generated, Grade)>) = found
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, g)| g.map(|g| (i, g)))
-        .unzip();
+    let (items, puzzles, grids) = run_items(count, seed, progress, |rng, tried| {
+        rated(config, &orbits, rng, deadline, tried)
+    });
     Ok(RatedBatch {
         timed_out: puzzles.len() < count,
         puzzles,
         items,
         requested: count,
-        grids: grids.into_inner(),
+        grids,
         elapsed: start.elapsed(),
     })
 }
