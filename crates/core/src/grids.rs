@@ -1,14 +1,12 @@
 //! Random complete grids (终盘), one at a time or in distinct, reproducible batches.
 //!
-//! A grid is made by filling boxes 1, 5 and 9 (which share no row or column, so any three
-//! permutations of 1-9 are compatible) with random permutations, then completing the grid with the
-//! exact solver, whose guesses pick a random candidate. Every valid grid can come out: its own
-//! digits in boxes 1, 5 and 9 are one of the random starts, and at every guess its own digit is
+//! A grid is made box by box, each box drawn at random among those that fit the boxes already
+//! drawn (box 1; boxes 2 and 4, uniformly and without dead ends; boxes 3 and 7, whose digit sets
+//! are forced; box 5), and the remaining boxes 6, 8 and 9 are completed by the exact solver,
+//! whose guesses pick a random candidate. Every valid grid can come out: each of its boxes has a
+//! positive probability of being drawn given the ones before, and at every guess its own digit is
 //! still a candidate (propagation only removes digits that no completion can hold), so the path
 //! that always guesses the target's digit has a positive probability. See docs/ALGORITHM.md.
-
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -48,13 +46,7 @@ impl<R: RngCore> Guesser for RandomGuess<'_, R> {
 
     #[inline]
     fn choose(&mut self, digits: u32) -> usize {
-        let mut k = below(self.0, digits.count_ones());
-        let mut bits = digits;
-        while k > 0 {
-            bits &= bits - 1;
-            k -= 1;
-        }
-        bits.trailing_zeros() as usize
+        nth_bit(digits, below(self.0, digits.count_ones())) as usize
     }
 }
 
@@ -83,42 +75,135 @@ pub fn random_grid<R: RngCore>(rng: &mut R) -> Grid {
 
 /// [`random_grid`] with, if asked, `first` in the top-left cell: box 1's permutation is drawn
 /// among those that start with it, so every grid with that digit there stays reachable.
+///
+/// The boxes are drawn in an order where each is cheap (docs/ALGORITHM.md, "Complete grids"):
+///
+/// ```text
+///   1 2 3     1: a random permutation
+///   4 5 .     2, 4: uniform among the 56 · 3!³ fillings beside box 1 (no dead end)
+///   7 . .     3, 7: forced digit sets per row (column), in random order
+///             5: a small random search against box 4's rows and box 2's columns
+///             the rest: the solver's random descent
+/// ```
+///
+/// A dead end (box 5, or the descent) starts over. Every grid can come out: each draw gives the
+/// grid's own box a positive probability, and the descent can guess the grid's own digits.
 pub fn random_grid_from<R: RngCore>(rng: &mut R, first: Option<Digit>) -> Grid {
     loop {
-        let mut perms = [shuffled(rng), shuffled(rng), shuffled(rng)];
+        let mut b1 = shuffled(rng);
         if let Some(d) = first {
-            let at = perms[0].iter().position(|&x| x as usize == d.as_index());
-            perms[0].swap(0, at.expect("a permutation holds every digit"));
+            let at = b1.iter().position(|&x| x as usize == d.as_index());
+            b1.swap(0, at.expect("a permutation holds every digit"));
         }
-        // Box 2 (top middle) at random: each cell avoids the digits of its row in box 1 and of
-        // its column in box 5, and the digits already in box 2. A small depth-first search with
-        // random choices; a dead end here or in the descent starts over with new boxes.
-        let Some(top) = sample_box2(&perms, rng) else {
+        let b2 = sample_beside(row_sets(&b1), rng);
+        let b4 = transpose(&sample_beside(row_sets(&transpose(&b1)), rng));
+        let b3 = rest_of_band(&b1, &b2, rng);
+        let b7 = transpose(&rest_of_band(&transpose(&b1), &transpose(&b4), rng));
+        let Some(b5) = sample_box(row_sets(&b4), row_sets(&transpose(&b2)), rng) else {
             continue;
         };
-        let st = State::from_boxes(&perms, Some(&top));
-        if let Some(cells) = descend(st, &mut RandomGuess(rng)) {
+        let boxes = [
+            Some(b1),
+            Some(b2),
+            Some(b3),
+            Some(b4),
+            Some(b5),
+            None,
+            Some(b7),
+            None,
+            None,
+        ];
+        if let Some(cells) = descend(State::from_full_boxes(&boxes), &mut RandomGuess(rng)) {
             return Grid::from_valid_bytes(cells);
         }
     }
 }
 
-/// A random filling of box 2 compatible with boxes 1 and 5 (`perms[0]`, `perms[1]`: digit
-/// indices row-major), or `None` after too many dead ends.
-fn sample_box2<R: RngCore>(perms: &[[u8; 9]; 3], rng: &mut R) -> Option<[u8; 9]> {
-    let mut row_used = [0u32; 3];
-    let mut col_used = [0u32; 3];
-    for k in 0..9 {
-        row_used[k / 3] |= 1 << perms[0][k];
-        col_used[k % 3] |= 1 << perms[1][k];
+/// A box's digits (indices, row-major) as the digit set of each of its rows.
+#[inline]
+fn row_sets(b: &[u8; 9]) -> [u32; 3] {
+    [0, 1, 2].map(|r| (1 << b[3 * r]) | (1 << b[3 * r + 1]) | (1 << b[3 * r + 2]))
+}
+
+/// A box's digits with rows and columns exchanged.
+#[inline]
+fn transpose(b: &[u8; 9]) -> [u8; 9] {
+    [b[0], b[3], b[6], b[1], b[4], b[7], b[2], b[5], b[8]]
+}
+
+/// The third box of a band whose first two boxes are `a` and `b`: each row holds the three digits
+/// its row misses, in random order.
+#[inline]
+fn rest_of_band<R: RngCore>(a: &[u8; 9], b: &[u8; 9], rng: &mut R) -> [u8; 9] {
+    let (ra, rb) = (row_sets(a), row_sets(b));
+    let mut out = [0u8; 9];
+    for r in 0..3 {
+        fill_shuffled(&mut out[3 * r..3 * r + 3], !(ra[r] | rb[r]) & 0x1FF, rng);
     }
+    out
+}
+
+/// A uniformly random box beside box 1 (box 2 if `sets` are the digit sets of box 1's rows; box
+/// 4, transposed, if of its columns): row `j` of the new box holds no digit of `sets[j]`.
+///
+/// Each row sends its three digits to the two other rows. If `a` of row 0's digits go to row 1,
+/// the counts of the six moves are forced: a and 3 - a from row 0 to rows 1 and 2, 3 - a and a
+/// from row 1 to rows 0 and 2, a and 3 - a from row 2 to rows 0 and 1. So for each `a` there are
+/// C(3, a)^3 ways to pick the digits that move, 1 + 27 + 27 + 1 = 56 in all, and 3!^3 orders inside
+/// the rows: drawing `a` with weight C(3, a)^3, then uniform subsets and orders, draws every
+/// filling with the same probability, and never meets a dead end.
+fn sample_beside<R: RngCore>(sets: [u32; 3], rng: &mut R) -> [u8; 9] {
+    let a = match below(rng, 56) {
+        0 => 0,
+        1..=27 => 1,
+        28..=54 => 2,
+        _ => 3,
+    };
+    // From each row i, `a` digits go to row i + 1 (mod 3) and the rest to row i + 2.
+    let mut rows = [0u32; 3];
+    for i in 0..3 {
+        let to_next = subset(sets[i], a, rng);
+        rows[(i + 1) % 3] |= to_next;
+        rows[(i + 2) % 3] |= sets[i] & !to_next;
+    }
+    let mut out = [0u8; 9];
+    for (j, &set) in rows.iter().enumerate() {
+        fill_shuffled(&mut out[3 * j..3 * j + 3], set, rng);
+    }
+    out
+}
+
+/// A uniformly random subset with `k` of the three digits of `set`.
+#[inline]
+fn subset<R: RngCore>(set: u32, k: u32, rng: &mut R) -> u32 {
+    match k {
+        0 => 0,
+        3 => set,
+        1 => 1 << nth_bit(set, below(rng, 3)),
+        _ => set & !(1 << nth_bit(set, below(rng, 3))),
+    }
+}
+
+/// The index of the `k`-th set bit of `bits` (from 0).
+#[inline]
+fn nth_bit(mut bits: u32, mut k: u32) -> u32 {
+    while k > 0 {
+        bits &= bits - 1;
+        k -= 1;
+    }
+    bits.trailing_zeros()
+}
+
+/// A random box whose row `j` avoids the digits `rows[j]` and column `k` the digits `cols[k]`:
+/// a small depth-first search with random choices, `None` after too many dead ends.
+fn sample_box<R: RngCore>(rows: [u32; 3], cols: [u32; 3], rng: &mut R) -> Option<[u8; 9]> {
     let mut out = [0u8; 9];
     let mut tried = [0u32; 9];
     let mut used = 0u32;
     let mut k = 0;
     let mut budget = 64;
     while k < 9 {
-        let allowed = !(row_used[k / 3] | col_used[k % 3] | used | tried[k]) & 0x1FF;
+        let allowed = !(rows[k / 3] | cols[k % 3] | used | tried[k]) & 0x1FF;
         if allowed == 0 {
             budget -= 1;
             if k == 0 || budget == 0 {
@@ -129,19 +214,23 @@ fn sample_box2<R: RngCore>(perms: &[[u8; 9]; 3], rng: &mut R) -> Option<[u8; 9]>
             used &= !(1 << out[k]);
             continue;
         }
-        let mut pick = below(rng, allowed.count_ones());
-        let mut bits = allowed;
-        while pick > 0 {
-            bits &= bits - 1;
-            pick -= 1;
-        }
-        let d = bits.trailing_zeros();
+        let d = nth_bit(allowed, below(rng, allowed.count_ones()));
         tried[k] |= 1 << d;
         used |= 1 << d;
         out[k] = d as u8;
         k += 1;
     }
     Some(out)
+}
+
+/// Fills `out` with digits of `set` (as many as `out` is long), in random order.
+#[inline]
+fn fill_shuffled<R: RngCore>(out: &mut [u8], mut set: u32, rng: &mut R) {
+    for x in out {
+        let d = nth_bit(set, below(rng, set.count_ones()));
+        set &= !(1 << d);
+        *x = d as u8;
+    }
 }
 
 /// Renames digits so that the top-left cell holds `first` (swaps two digit labels). Among grids
@@ -228,7 +317,7 @@ impl<'a> GridStream<'a> {
             wave_chunks: wave.div_ceil(CHUNK).max(1),
             next_chunk: 0,
             pending: None,
-            seen: HashSet::with_capacity_and_hasher(config.count, BuildHasherDefault::default()),
+            seen: SeenKeys::with_capacity(config.count),
             spare: rng_for(config.seed, u64::MAX),
         }
     }
@@ -242,43 +331,49 @@ impl<'a> GridStream<'a> {
         }
         let end = chunks.min(self.next_chunk.saturating_add(self.wave_chunks));
         let (seed, first_digit) = (self.config.seed, self.config.first_digit);
-        let parts = (self.next_chunk..end)
-            .into_par_iter()
-            .map(|chunk| {
-                let mut rng = rng_for(seed, chunk as u64);
-                let len = CHUNK.min(n - chunk * CHUNK);
-                let grids: Vec<Grid> = (0..len)
-                    .map(|_| random_grid_from(&mut rng, first_digit))
-                    .collect();
-                let keys = grids.iter().map(grid_key).collect();
-                (grids, keys)
-            })
-            .collect();
+        // One vector for the wave, each chunk written in its place by the pool, so that neither
+        // the check nor the caller copies grids again.
+        let len = n.min(end * CHUNK) - self.next_chunk * CHUNK;
+        let filler = Grid::from_valid_bytes(FILLER);
+        let mut grids = vec![filler; len];
+        let mut keys = vec![[0u64; 4]; len];
+        grids
+            .par_chunks_mut(CHUNK)
+            .zip(keys.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(|(i, (grids, keys))| {
+                let mut rng = rng_for(seed, (self.next_chunk + i) as u64);
+                for (g, k) in grids.iter_mut().zip(keys) {
+                    *g = random_grid_from(&mut rng, first_digit);
+                    *k = grid_key(g);
+                }
+            });
         self.next_chunk = end;
-        Some(parts)
+        Some((grids, keys))
     }
 }
 
 /// The exact distinctness check of one wave: every grid's key goes into `seen`, in position
 /// order; a grid whose key is already there is replaced from the spare stream (itself checked the
-/// same way). The order makes the result independent of threads and waves.
+/// same way). The order makes the result independent of threads and waves. Only the keys are read,
+/// in order: the grids are touched only to replace a repeat.
 fn check_wave(
-    parts: RawWave,
+    (mut grids, keys): RawWave,
     seen: &mut SeenKeys,
     spare: &mut Rng,
     first_digit: Option<Digit>,
 ) -> Vec<Grid> {
-    let mut wave = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
-    for (grids, keys) in parts {
-        for (mut g, mut key) in grids.into_iter().zip(keys) {
-            while !seen.insert(key) {
-                g = random_grid_from(spare, first_digit);
-                key = grid_key(&g);
-            }
-            wave.push(g);
+    for (i, &key) in keys.iter().enumerate() {
+        if let Some(&ahead) = keys.get(i + PREFETCH) {
+            seen.prefetch(&ahead);
+        }
+        let mut key = key;
+        while !seen.insert(key) {
+            grids[i] = random_grid_from(spare, first_digit);
+            key = grid_key(&grids[i]);
         }
     }
-    wave
+    grids
 }
 
 impl Iterator for GridStream<'_> {
@@ -307,34 +402,94 @@ impl Iterator for GridStream<'_> {
     }
 }
 
-/// A wave as generated: per chunk, its grids and their exact keys, not yet checked for repeats.
-type RawWave = Vec<(Vec<Grid>, Vec<[u64; 4]>)>;
+/// A wave as generated: its grids and their exact keys, not yet checked for repeats.
+type RawWave = (Vec<Grid>, Vec<[u64; 4]>);
 
-/// The keys seen so far.
-type SeenKeys = HashSet<[u64; 4], BuildHasherDefault<KeyHasher>>;
-
-/// Hashes exact grid keys, whose words are already well spread (permutation ranks), with one
-/// multiply and rotate a word: the keys are exact, so the hash only has to spread them.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
+/// A valid grid that only fills a wave's vector until the pool writes the real grids.
+const FILLER: [u8; 81] = {
+    let mut cells = [0u8; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        // The pattern grid: row r is 1..9 shifted by 3 * (r % 3) + r / 3.
+        cells[i] = ((c + 3 * (r % 3) + r / 3) % 9) as u8 + 1;
+        i += 1;
     }
+    cells
+};
 
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+/// How many keys ahead [`check_wave`] touches the slot of, so that the cache misses of several
+/// inserts overlap.
+const PREFETCH: usize = 8;
+
+/// The exact keys seen so far: an open-addressing table (linear probing, at most half full) of
+/// one word a key, `fingerprint << 32 | index + 1` (0 is an empty slot), and the keys themselves
+/// in insertion order. An insert costs one cache miss in the table (the keys are appended
+/// in order, and only read back when a fingerprint matches); `std`'s set, which stores the
+/// 32-byte keys in its buckets, took two and was 15% of `shudu -c 1000000`'s time (perf).
+/// `Default` is an empty table that grows on its first insert.
+#[derive(Default)]
+struct SeenKeys {
+    slots: Vec<u64>,
+    keys: Vec<[u64; 4]>,
+}
+
+impl SeenKeys {
+    fn with_capacity(n: usize) -> SeenKeys {
+        SeenKeys {
+            slots: vec![0; (2 * n).next_power_of_two().max(64)],
+            keys: Vec::with_capacity(n),
         }
     }
 
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    #[inline]
+    fn hash(key: &[u64; 4]) -> u64 {
+        let mut h = key[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ key[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ key[2].wrapping_mul(0x1656_67B1_9E37_79F9)
+            ^ key[3].wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^ (h >> 32)
     }
 
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
+    /// Reads the slot where `key` would start probing, so that its cache line is on its way.
+    #[inline]
+    fn prefetch(&self, key: &[u64; 4]) {
+        let mask = self.slots.len().wrapping_sub(1);
+        std::hint::black_box(self.slots.get(Self::hash(key) as usize & mask));
+    }
+
+    /// Adds `key`; false if it was already there.
+    fn insert(&mut self, key: [u64; 4]) -> bool {
+        if 2 * (self.keys.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let h = Self::hash(&key);
+        let fingerprint = h >> 32;
+        let mut i = h as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                self.keys.push(key);
+                self.slots[i] = fingerprint << 32 | self.keys.len() as u64;
+                return true;
+            }
+            if slot >> 32 == fingerprint && self.keys[(slot as u32 - 1) as usize] == key {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the table (only when a batch has more keys than announced).
+    fn grow(&mut self) {
+        let keys = std::mem::take(&mut self.keys);
+        *self = SeenKeys::with_capacity(2 * keys.len().max(32));
+        for key in keys {
+            self.insert(key);
+        }
     }
 }
 
