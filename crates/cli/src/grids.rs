@@ -58,19 +58,25 @@ pub fn write_grids(
     let mut out = Output::create(output)?;
     let bar = io::progress(config.count as u64, "grids", 50_000);
     let format: Format = format.into();
+    // Buffers go to the writer and come back empty, to be filled again.
+    let spare = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| -> Result<()> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Vec<u8>>>(2);
+        let spare = &spare;
         let writer = scope.spawn(move || -> Result<Output> {
             for bufs in rx {
                 for buf in bufs {
                     out.write_all(&buf)?;
+                    if let Ok(mut v) = spare.lock() {
+                        v.push(buf);
+                    }
                 }
             }
             Ok(out)
         });
         let mut written = 0;
         for wave in GridStream::new(config, 1 << 16) {
-            let bufs = io::format_grids(&wave, format, written);
+            let bufs = io::format_grids(&wave, format, written, spare);
             written += wave.len();
             bar.inc(wave.len() as u64);
             if tx.send(bufs).is_err() {

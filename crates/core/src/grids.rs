@@ -46,6 +46,18 @@ impl<R: RngCore> Guesser for RandomGuess<'_, R> {
 
     #[inline]
     fn choose(&mut self, digits: u32) -> usize {
+        let low = digits & digits.wrapping_neg();
+        let rest = digits & !low;
+        if rest & (rest - 1) == 0 {
+            // Two candidates (the descent only guesses on bivalue cells when there is one): a
+            // select on one random bit rather than a loop, whose exit the CPU cannot predict.
+            let pick = if self.0.next_u32() >> 31 == 0 {
+                low
+            } else {
+                rest
+            };
+            return pick.trailing_zeros() as usize;
+        }
         nth_bit(digits, below(self.0, digits.count_ones())) as usize
     }
 }
@@ -179,9 +191,18 @@ fn subset<R: RngCore>(set: u32, k: u32, rng: &mut R) -> u32 {
     match k {
         0 => 0,
         3 => set,
-        1 => 1 << nth_bit(set, below(rng, 3)),
-        _ => set & !(1 << nth_bit(set, below(rng, 3))),
+        1 => three_bits(set)[below(rng, 3) as usize],
+        _ => set & !three_bits(set)[below(rng, 3) as usize],
     }
+}
+
+/// The three bits of a set of three, lowest first.
+#[inline]
+fn three_bits(set: u32) -> [u32; 3] {
+    let low = set & set.wrapping_neg();
+    let rest = set & !low;
+    let mid = rest & rest.wrapping_neg();
+    [low, mid, rest & !mid]
 }
 
 /// The index of the `k`-th set bit of `bits` (from 0).
@@ -223,13 +244,21 @@ fn sample_box<R: RngCore>(rows: [u32; 3], cols: [u32; 3], rng: &mut R) -> Option
     Some(out)
 }
 
-/// Fills `out` with digits of `set` (as many as `out` is long), in random order.
+/// Fills `out` with the three digits of `set` in random order: one draw among the 3! orders.
 #[inline]
-fn fill_shuffled<R: RngCore>(out: &mut [u8], mut set: u32, rng: &mut R) {
-    for x in out {
-        let d = nth_bit(set, below(rng, set.count_ones()));
-        set &= !(1 << d);
-        *x = d as u8;
+fn fill_shuffled<R: RngCore>(out: &mut [u8], set: u32, rng: &mut R) {
+    const ORDERS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let bits = three_bits(set);
+    let order = ORDERS[below(rng, 6) as usize];
+    for (x, &i) in out.iter_mut().zip(&order) {
+        *x = bits[i].trailing_zeros() as u8;
     }
 }
 

@@ -243,11 +243,17 @@ impl State {
         let mut st = State::empty();
         for d in 0..9 {
             for b in 0..3 {
-                st.cand[3 * d + b] = (BAND & !cols[d] & !filled[b] & !rows[d][b]) | own[d][b];
+                let w = 3 * d + b;
+                st.cand[w] = (BAND & !cols[d] & !filled[b] & !rows[d][b]) | own[d][b];
+                if filled[b] == BAND {
+                    // A full band has nothing left to update: the word is as an update leaves it.
+                    st.prev[w] = st.cand[w];
+                } else {
+                    st.dirty |= 1 << w;
+                }
             }
         }
         st.unsolved = filled.map(|f| BAND & !f);
-        st.dirty = (1 << 27) - 1;
         st
     }
 
