@@ -414,6 +414,7 @@ fn named_detectors_are_sound_on_every_calibration_position() {
 fn hints_prefer_named_steps_at_chain_level_on_the_calibration_paths() {
     let Some(puzzles) = calibration() else { return };
     let mut chosen = [0usize; 7];
+    let mut ratings: [Vec<Rating>; 7] = Default::default();
     let (mut chain_steps, mut puzzles_with_named) = (0, 0);
     let mut lowered = 0;
     for p in &puzzles {
@@ -427,6 +428,7 @@ fn hints_prefer_named_steps_at_chain_level_on_the_calibration_paths() {
                 if let Some(n) = named::easiest(&board, s.rating) {
                     let t = Technique::of(n.technique).expect("a named technique");
                     chosen[t as usize] += 1;
+                    ratings[t as usize].push(n.rating);
                     any = true;
                     lowered += (n.rating < s.rating) as usize;
                     assert!(n.rating <= s.rating);
@@ -446,7 +448,17 @@ fn hints_prefer_named_steps_at_chain_level_on_the_calibration_paths() {
         chosen.iter().sum::<usize>()
     );
     for (k, t) in Technique::ALL.into_iter().enumerate() {
-        println!("  {:<17} {:>6}", t.name(), chosen[k]);
+        let r = &mut ratings[k];
+        r.sort();
+        let (lo, mid, hi) = match r.len() {
+            0 => Default::default(),
+            n => (r[0], r[n / 2], r[n - 1]),
+        };
+        println!(
+            "  {:<17} {:>6}  rated {lo} to {hi}, median {mid}",
+            t.name(),
+            chosen[k]
+        );
     }
     assert!(chosen.iter().sum::<usize>() > 0);
 }
