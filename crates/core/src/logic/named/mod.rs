@@ -149,6 +149,11 @@ pub fn rate(board: &Board, step: &Step) -> Rating {
 
 /// Every named step on the board, rated, easiest first: by rating, then [`Technique`] order,
 /// then fewest cells, then scanning order.
+///
+/// # Complexity
+/// Every step is rated without a bound: about a millisecond on a diabolical puzzle's starting
+/// position (30 to 110 steps). [`easiest`], which hints use, stops each chain search at the best
+/// rating found so far.
 pub fn named_steps(board: &Board) -> Vec<Step> {
     let mut rater = rate::Rater::new(board);
     let mut all: Vec<(Rating, Technique, usize, Step)> = Vec::new();
@@ -208,7 +213,8 @@ const CHAIN_LEVEL: Rating = Rating(62);
 ///
 /// # Complexity
 /// That of [`next_step`](super::next_step), plus, at chain-level steps, the named detectors and
-/// their ratings (about a millisecond).
+/// their ratings: a quarter of a millisecond (median), under one millisecond at worst, over the
+/// 3,251 chain-level positions of the calibration paths.
 pub fn next_hint(board: &Board) -> Option<Step> {
     match super::next_step(board) {
         Some(se) if se.rating < CHAIN_LEVEL => Some(se),
