@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use shudu_core::format::Reader;
-use shudu_core::logic::{grade, next_step, Board, Grade, Step};
+use shudu_core::logic::{grade, next_hint, Board, Grade, Step};
 use shudu_core::solver::{solve_unique, Solutions};
 use shudu_core::{Cell, Digit, DigitSet, Puzzle};
 
@@ -211,6 +211,11 @@ pub struct ExplainArgs {
     /// Print only the steps, without the grid between them.
     #[arg(long)]
     brief: bool,
+    /// Walk the path a player's hints take: where SE's step is a chain, a named technique
+    /// (skyscraper, 2-string kite, empty rectangle, finned fish, simple colouring, W-Wing,
+    /// ALS-XZ) that SE would rate no higher. The rating printed stays SE's.
+    #[arg(long)]
+    named: bool,
 }
 
 /// Draws the board: digits, and the candidates of empty cells in 3×3 mini-grids.
@@ -282,6 +287,13 @@ pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
         return Ok(code);
     }
     let g = grade(&puzzle);
+    // The graded path is SE's; the named path is the hints' (it may place a cell differently,
+    // and ends early where only SE's nested forcing chains would go on).
+    let steps = if args.named {
+        hint_path(&puzzle)
+    } else {
+        g.steps.clone()
+    };
     let mut board = Board::new(&puzzle);
     let mut text = String::new();
     let _ = writeln!(
@@ -291,12 +303,17 @@ pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
         g.ep,
         g.ed,
         g.band,
-        g.steps.len()
+        steps.len()
     );
+    if args.named {
+        text.push_str(
+            "named techniques shown where Sudoku Explainer would rate them no higher\n\n",
+        );
+    }
     if !args.brief {
         draw_board(&board, &mut text);
     }
-    for (n, step) in g.steps.iter().enumerate() {
+    for (n, step) in steps.iter().enumerate() {
         let _ = writeln!(
             text,
             "\n{}. [{}] {}: {}\n   => {}",
@@ -311,10 +328,30 @@ pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
             draw_board(&board, &mut text);
         }
     }
+    if !board.is_solved() {
+        text.push_str(
+            "\nNo technique applies from here: Sudoku Explainer would need nested forcing chains.\n",
+        );
+    }
     let mut out = Output::create(None)?;
     out.write_all(text.as_bytes())?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The steps [`next_hint`] gives from the start until the grid is full or no step applies.
+fn hint_path(puzzle: &Puzzle) -> Vec<Step> {
+    let mut board = Board::new(puzzle);
+    let mut steps = Vec::new();
+    // Every step places a digit or removes a candidate: at most 810 steps.
+    while let Some(step) = next_hint(&board) {
+        board.apply(&step);
+        steps.push(step);
+        if steps.len() > 810 {
+            break;
+        }
+    }
+    steps
 }
 
 /// Arguments of `shudu hint`.
@@ -376,7 +413,9 @@ pub fn run_hint(args: &HintArgs) -> Result<ExitCode> {
         println!("The grid is complete and correct.");
         return Ok(ExitCode::SUCCESS);
     }
-    let Some(step) = next_step(&board) else {
+    // SE's next step, or a named technique (skyscraper, W-Wing, ...) where SE would rate it no
+    // higher: players ask for those by name.
+    let Some(step) = next_hint(&board) else {
         eprintln!(
             "shudu: no technique applies to this position; if you gave pencil marks, one of them may leave out a cell's digit"
         );

@@ -561,6 +561,66 @@ fn hint_gives_three_stages() {
     assert_eq!(text.lines().count(), 1);
 }
 
+/// A position of a calibration puzzle (its digits, and its candidates as `--marks`) where Sudoku
+/// Explainer's next step is a 6.6 Turbot Fish.
+const SKYSCRAPER_POSITION: &str =
+    "...21..43.2..74..6..483.2.7871.2.3644.236178.63.748..22..68347..8.492.3..4.157.28";
+const SKYSCRAPER_MARKS: &str = "57,569,78,,,569,589,,,1359,,38,59,,,1589,159,,159,1569,,,,569,,\
+159,,,,,59,,59,,,,,59,,,,,,,59,,,59,,,,15,159,,,159,59,,,,,,159,157,,67,,,,56,,15,39,,36,,,,\
+69,,";
+
+#[test]
+fn hint_names_a_skyscraper_where_se_has_a_turbot_fish() {
+    shudu()
+        .args(["hint", SKYSCRAPER_POSITION, "--marks", SKYSCRAPER_MARKS])
+        .assert()
+        .success()
+        .stdout(contains("1. Technique: Look for a Skyscraper.\n"))
+        .stdout(contains(
+            "2. Where: Look for a Skyscraper in column 3, column 9, row 7, at r7c3 r6c3 r7c9 r5c9.",
+        ))
+        .stdout(contains(
+            "3. Step [6.6]: Skyscraper on 9 in column 3 and column 9:",
+        ))
+        .stdout(contains("=> remove r5c2<>9, r6c8<>9"));
+}
+
+#[test]
+fn explain_named_walks_the_hints_path() {
+    // SE's first chain step on this puzzle is a Turbot Fish; the hints call it a skyscraper.
+    let puzzle =
+        "..45..82.12...4.5..6.3.1.......672....5...4.......5...41.6.2...7.....1.4.........";
+    let se = shudu()
+        .args(["explain", "--brief", puzzle])
+        .assert()
+        .success();
+    let se = String::from_utf8(se.get_output().stdout.clone()).unwrap();
+    assert!(se.contains("] Turbot Fish: "), "{se}");
+    assert!(!se.contains("] Skyscraper: "));
+    let named = shudu()
+        .args(["explain", "--brief", "--named", puzzle])
+        .assert()
+        .success();
+    let named = String::from_utf8(named.get_output().stdout.clone()).unwrap();
+    assert!(named.contains("named techniques shown where Sudoku Explainer"));
+    assert!(
+        named.contains("[6.6] Skyscraper: Skyscraper on "),
+        "{named}"
+    );
+    // The same SE rating heads both (the step counts differ: a skyscraper can remove more).
+    let rating = |t: &str| {
+        t.lines()
+            .nth(1)
+            .unwrap()
+            .split(" (")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(rating(&se), "rating ER 6.6, EP 1.2, ED 1.2");
+    assert_eq!(rating(&named), rating(&se));
+}
+
 #[test]
 fn hint_reports_a_wrong_entry_and_bad_marks() {
     // r1c3 holds 4 in the solution; entering 1 there leaves no solution.

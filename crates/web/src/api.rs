@@ -460,7 +460,7 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
         }
     }
 
-    if let Some(step) = engine::next_step(&givens, &entries, board_marks.as_ref()) {
+    if let Some(step) = engine::next_hint(&givens, &entries, board_marks.as_ref()) {
         return Ok(HintInfo {
             kind: "step",
             technique: step.technique.to_string(),

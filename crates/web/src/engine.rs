@@ -29,13 +29,15 @@ pub fn grade(p: &Puzzle) -> (Rating, Band) {
     (g.er, g.band)
 }
 
-/// The next logical step from a player's position, if the grader finds one.
-pub fn next_step(
+/// The next hint from a player's position, if the grader finds one: SE's next step, or where
+/// that is a chain, a named technique (skyscraper, W-Wing, ...) that SE would rate no higher
+/// ([`logic::next_hint`]).
+pub fn next_hint(
     givens: &Puzzle,
     entries: &Puzzle,
     marks: Option<&[DigitSet; 81]>,
 ) -> Option<Step> {
-    logic::next_step(&logic::Board::from_position(givens, entries, marks))
+    logic::next_hint(&logic::Board::from_position(givens, entries, marks))
 }
 
 #[cfg(test)]
@@ -64,7 +66,7 @@ mod tests {
     }
 
     #[test]
-    fn next_step_from_the_start_agrees_with_the_solution() {
+    fn next_hint_from_the_start_agrees_with_the_solution() {
         let p: Puzzle =
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
                 .parse()
@@ -72,7 +74,7 @@ mod tests {
         let Solutions::Unique(g) = solve_unique(&p) else {
             panic!("the classic is unique")
         };
-        let step = next_step(&p, &Puzzle::empty(), None).expect("singles apply");
+        let step = next_hint(&p, &Puzzle::empty(), None).expect("singles apply");
         for (c, d) in step.placements {
             assert_eq!(g.get(c), d);
         }

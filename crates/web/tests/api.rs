@@ -495,6 +495,42 @@ async fn hint_gives_a_step_in_three_stages() {
 }
 
 #[tokio::test]
+async fn hint_names_a_skyscraper_where_se_has_a_turbot_fish() {
+    // A calibration puzzle after 36 of Sudoku Explainer's steps (the player's digits and pencil
+    // marks), where SE's next step is a 6.6 Turbot Fish: the hint names the pattern.
+    let givens =
+        "....1.....2..7...6..48....7..1...3.........8.6..7.8..2...6.3....8.4.2.3..4..5..2.";
+    let entries =
+        "...21..43.2..74..6..483.2.7871.2.3644.236178.63.748..22..68347..8.492.3..4.157.28";
+    let marks: Vec<&str> =
+        "57,569,78,,,569,589,,,1359,,38,59,,,1589,159,,159,1569,,,,569,,159,,,,,\
+        59,,59,,,,,59,,,,,,,59,,,59,,,,15,159,,,159,59,,,,,,159,157,,67,,,,56,,15,39,,36,,,,69,,"
+            .split(',')
+            .collect();
+    let (status, v) = post(
+        app(),
+        "/api/hint",
+        json!({ "givens": givens, "entries": entries, "marks": marks }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["kind"], "step");
+    assert_eq!(v["technique"], "Skyscraper");
+    assert_eq!(v["rating"], "6.6");
+    assert_eq!(v["technique_text"], "Look for a Skyscraper.");
+    assert!(v["where_text"]
+        .as_str()
+        .unwrap()
+        .starts_with("Look for a Skyscraper in column 3, column 9, row 7"));
+    // r5c2 and r6c8 (cells 37 and 52) lose 9.
+    assert_eq!(
+        v["eliminations"],
+        json!([{ "cell": 37, "digit": 9 }, { "cell": 52, "digit": 9 }])
+    );
+    assert_eq!(v["houses"].as_array().unwrap().len(), 3);
+}
+
+#[tokio::test]
 async fn hint_points_at_a_wrong_digit_first() {
     let entries = with(&".".repeat(81), &[(2, '1')]);
     let (status, v) = post(

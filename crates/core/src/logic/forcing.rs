@@ -713,6 +713,23 @@ pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
     })
 }
 
+/// The rating of SE's contradiction chain from "`c` is `d`" in `mode` (Nishio, Dynamic or
+/// Dynamic (+)): the rating `forcing_chains` gives the step "`c` is not `d`" when the assumption
+/// leads to a contradiction; `None` if it does not. For rating the named techniques
+/// (`logic::named`).
+pub(crate) fn contradiction_rating(board: &Board, mode: Mode, c: usize, d: usize) -> Option<u16> {
+    let engine = Engine {
+        board,
+        mode,
+        orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
+    };
+    let on = engine.assume(id(c, d, true));
+    let [(a, ap), (b, bp)] = on.absurd.as_ref()?;
+    let mut seen = vec![false; 1458];
+    let complexity = on.ancestors(*a, ap, &mut seen) + on.ancestors(*b, bp, &mut seen);
+    Some(mode.base() + length_bonus(complexity))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn push_found(
     found: &mut Vec<Found>,

@@ -28,6 +28,9 @@
 //! - [`exclusion`]: aligned pair and triple exclusion.
 //! - [`chains`]: X-, Y- and XY-cycles and forcing chains (Turbot Fish and kin).
 //! - [`forcing`]: Nishio, multiple (cell, region) and dynamic forcing chains.
+//! - [`named`]: techniques SE does not name (skyscraper, 2-string kite, empty rectangle, finned
+//!   fish, simple colouring, W-Wing, ALS-XZ), rated where SE would place them, and
+//!   [`next_hint`], which offers them in hints.
 
 // Loops over cell and house indices read more plainly than iterator chains in this module.
 #![allow(clippy::needless_range_loop)]
@@ -43,10 +46,13 @@ pub mod exclusion;
 pub mod fish;
 pub mod forcing;
 pub mod intersections;
+pub mod named;
 pub mod singles;
 pub mod subsets;
 pub mod uniqueness;
 pub mod wings;
+
+pub use named::next_hint;
 
 /// A difficulty on Sudoku Explainer's scale, in tenths: `Rating(75)` is 7.5.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
@@ -353,12 +359,12 @@ pub struct Step {
 impl Step {
     /// Hint stage 1: which technique to look for.
     pub fn hint_technique(&self) -> String {
-        format!("Look for a {}.", self.technique)
+        format!("Look for {} {}.", article(self.technique), self.technique)
     }
 
     /// Hint stage 2: where to look.
     pub fn hint_where(&self) -> String {
-        let mut out = format!("Look for a {}", self.technique);
+        let mut out = format!("Look for {} {}", article(self.technique), self.technique);
         if !self.houses.is_empty() {
             let hs: Vec<String> = self.houses.iter().map(|h| h.to_string()).collect();
             out.push_str(&format!(" in {}", hs.join(", ")));
@@ -369,6 +375,16 @@ impl Step {
         }
         out.push('.');
         out
+    }
+}
+
+/// "an" before a technique name said with a vowel sound ("an X-Wing", "an Empty Rectangle",
+/// "an ALS-XZ"), else "a" ("a Unique Rectangle", "a 2-String Kite").
+fn article(technique: &str) -> &'static str {
+    match technique.as_bytes().first() {
+        Some(b'A' | b'E' | b'I' | b'O' | b'X') => "an",
+        Some(b'U') if !technique.starts_with("Uni") => "an",
+        _ => "a",
     }
 }
 
