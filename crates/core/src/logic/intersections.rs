@@ -3,7 +3,7 @@
 //! in one box, so the rest of the box loses it (2.8). The direct forms (1.7 and 1.9) are those
 //! whose eliminations leave a hidden single in another house of the first kind; they place it.
 
-use super::{cell, digit, house, Board, Rating, Step, HOUSE_CELLS};
+use super::{cell, digit, house, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS};
 use crate::bitset::{Cell, Digit};
 
 /// Pairs of crossing houses in SE's order: (box, column), (box, row), (column, box), (row, box),
@@ -48,64 +48,95 @@ pub fn locking(board: &Board, direct: bool) -> Option<Step> {
             cand[d] |= 1 << c;
         }
     }
-    for &(h1, h2, m1, m2) in CROSSINGS.iter() {
-        for d in 0..9 {
-            let inside = cand[d] & m1;
-            // Two places or more in h1, all of them in h2, and some place in h2 outside h1.
-            if inside.count_ones() <= 1 || inside & !m2 != 0 || cand[d] & m2 & !m1 == 0 {
+    // Each house is looked at once per digit: a box whose places lie in one row or column
+    // (pointing), a line whose places lie in one box (claiming). The hits are then taken in SE's
+    // order of crossings (box-column, box-row, column-box, row-box pairs, each by first house,
+    // then second) and digits: `key` below is that order.
+    let mut hits = [(0u16, 0u8, 0u8, 0u8); 2 * 27 * 9];
+    let mut n = 0;
+    for d in 0..9 {
+        let cd = cand[d];
+        for h1 in 0..27 {
+            let m1 = HOUSE_MASK[h1];
+            let inside = cd & m1;
+            // Two places or more.
+            if inside & inside.wrapping_sub(1) == 0 {
                 continue;
             }
-            let elims: Vec<(Cell, Digit)> = HOUSE_CELLS[h2]
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| m1 >> c & 1 == 0 && board.cands[c] >> d & 1 == 1)
-                .map(|c| (cell(c), digit(d)))
-                .collect();
-            if elims.is_empty() {
-                continue;
-            }
-            let placement = if direct {
-                match following_hidden_single(board, h1, h2, d) {
-                    Some(p) => Some(p),
-                    None => continue,
+            let first = inside.trailing_zeros() as usize;
+            let [row, col, bx] = CELL_HOUSES[first].map(usize::from);
+            let targets: &[usize] = if h1 >= 18 { &[col, row] } else { &[bx] };
+            for &h2 in targets {
+                let m2 = HOUSE_MASK[h2];
+                if inside & !m2 != 0 || cd & m2 & !m1 == 0 {
+                    continue;
                 }
-            } else {
-                None
-            };
-            return Some(make_step(board, h1, h2, d, elims, placement));
+                let key = match (h1 / 9, h2 / 9) {
+                    (2, 1) => (h1 - 18) * 9 + (h2 - 9),
+                    (2, _) => 81 + (h1 - 18) * 9 + h2,
+                    (1, _) => 162 + (h1 - 9) * 9 + (h2 - 18),
+                    _ => 243 + h1 * 9 + (h2 - 18),
+                };
+                hits[n] = (key as u16, d as u8, h1 as u8, h2 as u8);
+                n += 1;
+            }
+        }
+    }
+    let hits = &mut hits[..n];
+    hits.sort_unstable();
+    for &(_, d, h1, h2) in hits.iter() {
+        let (d, h1, h2) = (d as usize, h1 as usize, h2 as usize);
+        let (m1, m2) = (HOUSE_MASK[h1], HOUSE_MASK[h2]);
+        let placement = if direct {
+            match following_hidden_single(&cand, h1, m2, d) {
+                Some(p) => Some(p),
+                None => continue,
+            }
+        } else {
+            None
+        };
+        let removed = cand[d] & m2 & !m1;
+        let elims: Vec<(Cell, Digit)> = HOUSE_CELLS[h2]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| removed >> c & 1 == 1)
+            .map(|c| (cell(c), digit(d)))
+            .collect();
+        return Some(make_step(board, h1, h2, d, elims, placement));
+    }
+    None
+}
+
+/// A house of `h1`'s kind, other than `h1`, crossing `h2` (cells `m2`), where `d` (places
+/// `cand[d]`) has more than one place and exactly one outside `h2`: the hidden single left once
+/// the places in `h2` are removed.
+fn following_hidden_single(
+    cand: &[u128; 9],
+    h1: usize,
+    m2: u128,
+    d: usize,
+) -> Option<(usize, usize)> {
+    let kind = h1 / 9;
+    for h3 in kind * 9..kind * 9 + 9 {
+        let m3 = HOUSE_MASK[h3];
+        if h3 == h1 || m3 & m2 == 0 {
+            continue;
+        }
+        let pos = cand[d] & m3;
+        if pos & pos.wrapping_sub(1) == 0 {
+            continue;
+        }
+        let outside = pos & !m2;
+        if outside != 0 && outside & (outside - 1) == 0 {
+            return Some((h3, outside.trailing_zeros() as usize));
         }
     }
     None
 }
 
-/// A house of `h1`'s kind, other than `h1`, crossing `h2`, where `d` has more than one place and
-/// exactly one outside `h2`.
-fn following_hidden_single(
-    board: &Board,
-    h1: usize,
-    h2: usize,
-    d: usize,
-) -> Option<(usize, usize)> {
-    let kind = h1 / 9;
-    let m2 = house_mask(h2);
-    for h3 in kind * 9..kind * 9 + 9 {
-        if h3 == h1 || HOUSE_CELLS[h3].iter().all(|&c| m2 >> c & 1 == 0) {
-            continue;
-        }
-        let pos = board.positions(h3, d);
-        if pos.count_ones() <= 1 {
-            continue;
-        }
-        let outside: Vec<usize> = super::bits(pos)
-            .map(|k| HOUSE_CELLS[h3][k] as usize)
-            .filter(|&c| m2 >> c & 1 == 0)
-            .collect();
-        if outside.len() == 1 {
-            return Some((h3, outside[0]));
-        }
-    }
-    None
-}
+/// Cells of each house, as masks.
+static HOUSE_MASK: std::sync::LazyLock<[u128; 27]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(house_mask));
 
 fn make_step(
     board: &Board,

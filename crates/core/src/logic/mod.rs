@@ -469,7 +469,9 @@ fn basic_step(board: &Board) -> Option<Step> {
     try_technique!(fish::fish(board, 4));
     try_technique!(subsets::hidden_set(board, 4, false));
     try_technique!(uniqueness::bug(board));
-    chain_step(board)
+    // Not `chain_step`: `grade` checks uniqueness before the costly chain rules (and once
+    // called them twice when they found nothing); `next_step_unchecked` adds them itself.
+    None
 }
 
 /// The steps from aligned pair exclusion on (6.2 and up): the costly ones.

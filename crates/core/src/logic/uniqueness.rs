@@ -87,7 +87,10 @@ fn check_for_loops(
             let n = cells.trailing_zeros() as usize;
             cells &= cells - 1;
             if path[0] == n && path.len() >= 4 {
-                results.push(path.clone());
+                // Only valid loops are kept (tested here, before the copy: most are not).
+                if is_valid_loop(path) {
+                    results.push(path.clone());
+                }
             } else if visited >> n & 1 == 0 && (board.cands[n] != both || n > path[0]) {
                 // (A loop through a plain {a, b} cell before the start was already found from
                 // that cell, and SE keeps only the first of equal loops.)
@@ -180,6 +183,12 @@ fn index_in(h: usize, c: usize) -> usize {
 pub fn unique_loops(board: &Board) -> Option<Step> {
     let mut found: Vec<Ul> = Vec::new();
     let mut budget = LOOP_BUDGET;
+    let mut cand = [0u128; 9];
+    for c in 0..81 {
+        for d in bits(board.cands[c]) {
+            cand[d] |= 1 << c;
+        }
+    }
     for c in 0..81 {
         let m = board.cands[c];
         if m.count_ones() != 2 {
@@ -187,9 +196,8 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
         }
         let mut results = Vec::new();
         let mut path = Vec::new();
-        let has_both = (0..81)
-            .filter(|&o| board.cands[o] & m == m)
-            .fold(0u128, |acc, o| acc | 1 << o);
+        let (a, b) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
+        let has_both = cand[a] & cand[b];
         check_for_loops(
             board,
             c,
@@ -204,9 +212,7 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
             &mut budget,
         );
         for lp in results {
-            if is_valid_loop(&lp) {
-                loop_hints(board, &lp, m, &mut found);
-            }
+            loop_hints(board, &lp, m, &mut found);
         }
     }
     let best = found
@@ -336,9 +342,21 @@ fn type3(
             let empty = board.empty_count(h) as usize;
             let (i1, i2) = (index_in(h, c1), index_in(h, c2));
             if degree * 2 <= empty {
-                combinations(9, degree, |idx| {
-                    if idx >> i1 & 1 == 0 || idx >> i2 & 1 == 1 {
-                        return None;
+                // The sets of `degree` cells of h holding c1 and not c2, in the order of
+                // `combinations(9, degree)`: the other empty cells, `degree - 1` at a time
+                // (filled cells and c2 can be no part of one).
+                let mut pos = [0usize; 9];
+                let mut n = 0;
+                for (k, &o) in HOUSE_CELLS[h].iter().enumerate() {
+                    if k != i1 && k != i2 && board.cands[o as usize] != 0 {
+                        pos[n] = k;
+                        n += 1;
+                    }
+                }
+                combinations(n, degree - 1, |pick| {
+                    let mut idx = 1u16 << i1;
+                    for j in bits(pick) {
+                        idx |= 1 << pos[j];
                     }
                     let mut naked = extra & board.cands[c1] & board.cands[c2];
                     let mut union = 0u16;
