@@ -2,7 +2,7 @@
 //! (or rows) together; those cover lines lose the digit outside the base lines. X-Wing (n = 2,
 //! 3.2), Swordfish (3, 3.8), Jellyfish (4, 5.2).
 
-use super::subsets::combinations;
+use super::subsets::small_unions;
 use super::{bits, cell, digit, house, Board, Rating, Step};
 use crate::bitset::{Cell, Digit};
 
@@ -21,10 +21,11 @@ pub fn fish(board: &Board, degree: usize) -> Option<Step> {
                     n >= 2 && n <= degree
                 })
                 .collect();
-            let found = combinations(usable.len(), degree, |pick| {
-                // The cover first, without allocating: most combinations are not fish (this
-                // runs at every step that reaches fish, `benches/logic.rs`).
-                let cover = bits(pick).fold(0u16, |m, k| m | lines[usable[k]]);
+            // The cover is built as the base lines are chosen, and a choice whose cover is
+            // already too wide is dropped with all its extensions: most are not fish (this runs
+            // at every step that reaches fish, `benches/logic.rs`).
+            let masks: Vec<u16> = usable.iter().map(|&k| lines[k]).collect();
+            let found = small_unions(&masks, degree, |pick, cover| {
                 if cover.count_ones() as usize != degree {
                     return None;
                 }

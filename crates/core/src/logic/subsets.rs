@@ -41,6 +41,50 @@ pub(crate) fn combinations<T>(
     go(0, n, k, 0, &mut f)
 }
 
+/// Calls `f(pick, union)` on the `k`-subsets of `0..masks.len()` (`pick`, as a bit mask) whose
+/// masks together hold at most `k` bits (`union`), in the lexicographic order of
+/// [`combinations`], until `f` returns `Some`. A subset whose first members already hold more
+/// than `k` bits is skipped with all its extensions (unions only grow), so naked and hidden
+/// sets and fish, which need a union of exactly `k`, see the same subsets in the same order as
+/// with [`combinations`], without the hopeless ones.
+///
+/// # Panics
+/// If `masks.len() > 16`.
+pub(crate) fn small_unions<T>(
+    masks: &[u16],
+    k: usize,
+    mut f: impl FnMut(u16, u16) -> Option<T>,
+) -> Option<T> {
+    fn go<T>(
+        masks: &[u16],
+        start: usize,
+        k: usize,
+        left: usize,
+        pick: u16,
+        union: u16,
+        f: &mut impl FnMut(u16, u16) -> Option<T>,
+    ) -> Option<T> {
+        if left == 0 {
+            return f(pick, union);
+        }
+        for i in start..=masks.len() - left {
+            let u = union | masks[i];
+            if u.count_ones() as usize > k {
+                continue;
+            }
+            if let Some(t) = go(masks, i + 1, k, left - 1, pick | 1 << i, u, f) {
+                return Some(t);
+            }
+        }
+        None
+    }
+    assert!(masks.len() <= 16, "subsets of at most 16 items");
+    if k > masks.len() {
+        return None;
+    }
+    go(masks, 0, k, k, 0, 0, &mut f)
+}
+
 /// The first hidden set of `degree` digits (`direct`: only one that gives a hidden single).
 pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
     for &h in &SE_BCR {
@@ -55,12 +99,9 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
         let usable: Vec<usize> = (0..9)
             .filter(|&d| (1..=degree as u32).contains(&pos[d].count_ones()))
             .collect();
-        let found = combinations(usable.len(), degree, |pick| {
+        let masks: Vec<u16> = usable.iter().map(|&d| pos[d]).collect();
+        let found = small_unions(&masks, degree, |pick, union| {
             let digits = bits(pick).fold(0u16, |m, k| m | 1 << usable[k]);
-            let mut union = 0u16;
-            for d in bits(digits) {
-                union |= pos[d];
-            }
             if union.count_ones() as usize != degree {
                 return None;
             }
@@ -158,9 +199,8 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
                 n >= 2 && n <= degree
             })
             .collect();
-        let found = combinations(candidates.len(), degree, |pick| {
-            // The union first, without allocating: most combinations are not naked sets.
-            let union = bits(pick).fold(0u16, |m, k| m | board.cands[candidates[k]]);
+        let masks: Vec<u16> = candidates.iter().map(|&c| board.cands[c]).collect();
+        let found = small_unions(&masks, degree, |pick, union| {
             if union.count_ones() as usize != degree {
                 return None;
             }
@@ -207,4 +247,50 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subset with a small enough union, in the order `combinations` gives, and no other.
+    #[test]
+    fn small_unions_keeps_the_order_of_combinations() {
+        // A fixed pseudo-random family of 9-bit masks (a linear congruential sequence).
+        let mut x = 12345u32;
+        let mut accepted = 0;
+        for round in 0..200 {
+            let n = 1 + round % 9;
+            let masks: Vec<u16> = (0..n)
+                .map(|_| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    // Sparse masks (an AND of two draws), so that some unions are small.
+                    let a = (x >> 7) as u16;
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    a & (x >> 7) as u16 & 0x1FF
+                })
+                .collect();
+            for k in 1..=n.min(4) {
+                let mut expected = Vec::new();
+                combinations(n, k, |pick| {
+                    let union = bits(pick).fold(0u16, |m, i| m | masks[i]);
+                    if union.count_ones() as usize <= k {
+                        expected.push((pick, union));
+                    }
+                    None::<()>
+                });
+                let mut seen = Vec::new();
+                small_unions(&masks, k, |pick, union| {
+                    seen.push((pick, union));
+                    None::<()>
+                });
+                assert_eq!(seen, expected, "masks {masks:?}, k {k}");
+                accepted += seen.len();
+            }
+        }
+        assert!(
+            accepted > 100,
+            "the family must have small unions to compare: {accepted}"
+        );
+    }
 }
