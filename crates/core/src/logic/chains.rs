@@ -151,10 +151,6 @@ struct Search<'a> {
     /// masks over the cells (a potential is made at most once, except the off potentials that
     /// close a cycle).
     seen: [[u128; 9]; 2],
-    /// While a cycle search runs: per digit, the cells whose off potential forces its source on
-    /// (its conjugates, its cell's other candidate when the cell is bivalue). These are the
-    /// only potentials that a cycle search makes again once seen.
-    closers: Option<[u128; 9]>,
     /// The next layer's on and off nodes. A layer of on nodes only makes off nodes and the
     /// reverse, so each layer is a plain list, taken whole (`layer`) before it is expanded.
     pending_on: Vec<u32>,
@@ -179,7 +175,6 @@ impl<'a> Search<'a> {
             links,
             nodes: Vec::with_capacity(512),
             seen: [[0; 9]; 2],
-            closers: None,
             pending_on: Default::default(),
             pending_off: Default::default(),
             layer: Vec::new(),
@@ -260,25 +255,13 @@ impl<'a> Search<'a> {
         (0..9).any(|d| forw[d] & back[d] & self.links.cand[d] & !in_loop != 0)
     }
 
-    /// Whether off potential `q` forces on potential `target` with this search's links.
-    fn links_to(&self, q: u16, target: u16) -> bool {
-        let (l, p) = (self.links, q as usize);
-        (self.y && l.mate[p] == target)
-            || (self.x && l.conj[p][..l.conj_len[p] as usize].contains(&target))
-    }
-
     /// Off potentials forced by on potential `pot`, in SE's order, without repeats, and only
     /// those in `keep_off`.
-    #[inline(never)]
     fn on_to_off(&mut self, pot: u16) {
         self.out.clear();
         let l = self.links;
         let (c, d) = (pot as usize / 9, pot as usize % 9);
-        // In a cycle search only unseen potentials and those closing the cycle matter.
-        let keep = |v: usize| match &self.closers {
-            Some(cl) => self.keep_off[v] & (!self.seen[0][v] | cl[v]),
-            None => self.keep_off[v],
-        };
+        let keep = |v: usize| self.keep_off[v];
         if self.y {
             for v in super::bits(self.board.cands[c] & !(1 << d)) {
                 if keep(v) >> c & 1 == 1 {
@@ -311,10 +294,13 @@ impl<'a> Search<'a> {
     }
 
     /// SE's `doCycles` from `source` (on): the end nodes of the cycles back to `source`.
-    #[inline(never)]
     fn cycles(&mut self, source: u16) -> Vec<u32> {
+        // The hot path of the cycle searches (`benches/logic.rs`, band diabolical): links are
+        // taken straight from the masks, in SE's order, without a buffer in between.
         self.reset();
         let (l, sc, sd) = (self.links, source as usize / 9, source as usize % 9);
+        // The off potentials that force the source, closing a cycle: the only ones made again
+        // once seen.
         let mut closers = [0u128; 9];
         if self.x {
             closers[sd] = l.conj_mask[source as usize];
@@ -322,64 +308,86 @@ impl<'a> Search<'a> {
         if self.y && l.mate[source as usize] != NONE16 {
             closers[l.mate[source as usize] as usize % 9] |= 1 << sc;
         }
-        self.closers = Some(closers);
+        let (y, x, max_depth, keep_off) = (self.y, self.x, self.max_depth, self.keep_off);
+        let cands = &self.board.cands;
         let mut found = Vec::new();
         let s = self.push(source, true, NONE);
         self.mark(source, true);
-        self.pending_on.push(s);
+        let mut on_layer = std::mem::take(&mut self.pending_on);
+        let mut off_layer = std::mem::take(&mut self.pending_off);
+        on_layer.clear();
+        on_layer.push(s);
         let mut length = 0;
-        while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
-            length += 1;
-            let mut layer = std::mem::take(&mut self.layer);
-            layer.clear();
-            std::mem::swap(&mut layer, &mut self.pending_on);
-            for &p in &layer {
-                if self.nodes[p as usize].depth >= self.max_depth {
+        while !on_layer.is_empty() {
+            length += 2;
+            off_layer.clear();
+            for &p in &on_layer {
+                let Node { pot, depth, .. } = self.nodes[p as usize];
+                if depth >= max_depth {
                     continue;
                 }
-                let pot = self.nodes[p as usize].pot;
-                self.on_to_off(pot);
-                for i in 0..self.out.len() {
-                    let q = self.out[i];
-                    let id = ident(q, false);
-                    // SE follows every path to an off potential, not only the first. A repeat
-                    // makes the same on potentials as the first (already seen), so it only
-                    // matters if it leads back to the source, closing a cycle.
-                    if !self.is_seen(q, false) {
-                        let n = self.push(q, false, p);
-                        self.pending_off.push(n);
-                        self.mark(q, false);
-                    } else if self.links_to(q, source) && !self.is_ancestor(p, id) {
-                        let n = self.push(q, false, p);
-                        self.pending_off.push(n);
+                let (c, d) = (pot as usize / 9, pot as usize % 9);
+                // SE follows every path to an off potential, not only the first. A repeat makes
+                // the same on potentials as the first (already seen), so it only matters if it
+                // leads back to the source, closing a cycle: unseen potentials and closers only.
+                let wanted =
+                    |v: usize, seen: &[[u128; 9]; 2]| keep_off[v] & (!seen[0][v] | closers[v]);
+                let mut off = |q: u16, search: &mut Search| {
+                    if !search.is_seen(q, false) {
+                        let n = search.push(q, false, p);
+                        off_layer.push(n);
+                        search.mark(q, false);
+                    } else if !search.is_ancestor(p, ident(q, false)) {
+                        let n = search.push(q, false, p);
+                        off_layer.push(n);
+                    }
+                };
+                if y {
+                    for v in super::bits(cands[c] & !(1 << d)) {
+                        if wanted(v, &self.seen) >> c & 1 == 1 {
+                            off((c * 9 + v) as u16, self);
+                        }
+                    }
+                }
+                let keep = l.cand[d] & wanted(d, &self.seen);
+                for part in PEER_PARTS[c] {
+                    let mut m = part & keep;
+                    while m != 0 {
+                        off((m.trailing_zeros() as usize * 9 + d) as u16, self);
+                        m &= m - 1;
                     }
                 }
             }
-            length += 1;
-            layer.clear();
-            std::mem::swap(&mut layer, &mut self.pending_off);
-            for &p in &layer {
-                if self.nodes[p as usize].depth >= self.max_depth {
+            on_layer.clear();
+            for &p in &off_layer {
+                let Node { pot, depth, .. } = self.nodes[p as usize];
+                if depth >= max_depth {
                     continue;
                 }
-                let pot = self.nodes[p as usize].pot;
-                self.off_to_on(pot, self.x);
-                for i in 0..self.out.len() {
-                    let q = self.out[i];
+                let pi = pot as usize;
+                let mut on = |q: u16, search: &mut Search| {
                     if length >= 4 && q == source {
-                        let n = self.push(q, true, p);
+                        let n = search.push(q, true, p);
                         found.push(n);
                     }
-                    if !self.is_seen(q, true) {
-                        let n = self.push(q, true, p);
-                        self.mark(q, true);
-                        self.pending_on.push(n);
+                    if !search.is_seen(q, true) {
+                        let n = search.push(q, true, p);
+                        search.mark(q, true);
+                        on_layer.push(n);
+                    }
+                };
+                if y && l.mate[pi] != NONE16 {
+                    on(l.mate[pi], self);
+                }
+                if x {
+                    for k in 0..l.conj_len[pi] as usize {
+                        on(l.conj[pi][k], self);
                     }
                 }
             }
-            self.layer = layer;
         }
-        self.closers = None;
+        self.pending_on = on_layer;
+        self.pending_off = off_layer;
         found
     }
 
