@@ -160,9 +160,6 @@ struct Search<'a> {
     y: bool,
     x: bool,
     out: Vec<u16>,
-    /// Per digit, the cells whose off potential may be made by `on_to_off` (see
-    /// [`Links::live_off`]); all cells where every off potential matters.
-    keep_off: [u128; 9],
     /// Nodes deeper than this are not made: they could only give chains rated above the best
     /// found so far (a node at depth d lies on a chain of at least d distinct nodes).
     max_depth: u16,
@@ -181,7 +178,6 @@ impl<'a> Search<'a> {
             y,
             x,
             out: Vec::with_capacity(32),
-            keep_off: [!0; 9],
             max_depth: u16::MAX,
         }
     }
@@ -255,23 +251,18 @@ impl<'a> Search<'a> {
         (0..9).any(|d| forw[d] & back[d] & self.links.cand[d] & !in_loop != 0)
     }
 
-    /// Off potentials forced by on potential `pot`, in SE's order, without repeats, and only
-    /// those in `keep_off`.
+    /// Off potentials forced by on potential `pot`, in SE's order, without repeats.
     fn on_to_off(&mut self, pot: u16) {
         self.out.clear();
         let l = self.links;
         let (c, d) = (pot as usize / 9, pot as usize % 9);
-        let keep = |v: usize| self.keep_off[v];
         if self.y {
             for v in super::bits(self.board.cands[c] & !(1 << d)) {
-                if keep(v) >> c & 1 == 1 {
-                    self.out.push((c * 9 + v) as u16);
-                }
+                self.out.push((c * 9 + v) as u16);
             }
         }
-        let keep = l.cand[d] & keep(d);
         for part in PEER_PARTS[c] {
-            let mut m = part & keep;
+            let mut m = part & l.cand[d];
             while m != 0 {
                 self.out.push((m.trailing_zeros() as usize * 9 + d) as u16);
                 m &= m - 1;
@@ -294,7 +285,10 @@ impl<'a> Search<'a> {
     }
 
     /// SE's `doCycles` from `source` (on): the end nodes of the cycles back to `source`.
-    fn cycles(&mut self, source: u16) -> Vec<u32> {
+    ///
+    /// `keep_off`: per digit, the cells whose off potential forces something with this search's
+    /// links ([`Links::live_off`]); the others are dead ends, left out.
+    fn cycles(&mut self, source: u16, keep_off: &[u128; 9]) -> Vec<u32> {
         // The hot path of the cycle searches (`benches/logic.rs`, band diabolical): links are
         // taken straight from the masks, in SE's order, without a buffer in between.
         self.reset();
@@ -308,7 +302,7 @@ impl<'a> Search<'a> {
         if self.y && l.mate[source as usize] != NONE16 {
             closers[l.mate[source as usize] as usize % 9] |= 1 << sc;
         }
-        let (y, x, max_depth, keep_off) = (self.y, self.x, self.max_depth, self.keep_off);
+        let (y, x, max_depth) = (self.y, self.x, self.max_depth);
         let cands = &self.board.cands;
         let mut found = Vec::new();
         let s = self.push(source, true, NONE);
@@ -870,7 +864,7 @@ fn loop_hints(
     // An off potential that forces nothing can neither extend a cycle nor close one: leave it
     // out of the cycle searches (the chains and cycles found are the same; the search is much
     // smaller, above all with Y-links only, where only bivalue cells force anything).
-    search.keep_off = links.live_off(y, x);
+    let live = links.live_off(y, x);
     // Depth limits for the current best rating, recomputed only when it improves.
     let mut limits_for = (u16::MAX - 1, 0);
     let (mut cycle_limit, mut chain_limit) = (0, 0);
@@ -895,7 +889,7 @@ fn loop_hints(
             let closable = (x && links.conj_len[pot as usize] > 0)
                 || (y && links.mate[pot as usize] != NONE16);
             let ends = if closable && part == Part::Cycles {
-                search.cycles(pot)
+                search.cycles(pot, &live)
             } else {
                 Vec::new()
             };

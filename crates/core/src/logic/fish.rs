@@ -2,7 +2,7 @@
 //! (or rows) together; those cover lines lose the digit outside the base lines. X-Wing (n = 2,
 //! 3.2), Swordfish (3, 3.8), Jellyfish (4, 5.2).
 
-use super::subsets::small_unions;
+use super::subsets::{small_unions, Picked};
 use super::{bits, cell, digit, house, Board, Rating, Step};
 use crate::bitset::{Cell, Digit};
 
@@ -15,17 +15,15 @@ pub fn fish(board: &Board, degree: usize) -> Option<Step> {
             // lines[k]: the cover indices where d is a candidate in base line k.
             let lines: [u16; 9] =
                 std::array::from_fn(|k| places[if rows_base { k } else { 9 + k }][d]);
-            let usable: Vec<usize> = (0..9)
-                .filter(|&k| {
-                    let n = lines[k].count_ones() as usize;
-                    n >= 2 && n <= degree
-                })
-                .collect();
+            let picked = Picked::new(|k| {
+                let n = lines[k].count_ones() as usize;
+                (n >= 2 && n <= degree).then_some(lines[k])
+            });
+            let usable = picked.items();
             // The cover is built as the base lines are chosen, and a choice whose cover is
             // already too wide is dropped with all its extensions: most are not fish (this runs
             // at every step that reaches fish, `benches/logic.rs`).
-            let masks: Vec<u16> = usable.iter().map(|&k| lines[k]).collect();
-            let found = small_unions(&masks, degree, |pick, cover| {
+            let found = small_unions(picked.masks(), degree, |pick, cover| {
                 if cover.count_ones() as usize != degree {
                     return None;
                 }

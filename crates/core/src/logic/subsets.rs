@@ -85,6 +85,40 @@ pub(crate) fn small_unions<T>(
     go(masks, 0, k, k, 0, 0, &mut f)
 }
 
+/// The items of `0..9` that `mask_of` accepts (in order) and their masks, on the stack rather
+/// than in vectors: the subset and fish rules run at most steps of a grading.
+pub(crate) struct Picked {
+    items: [usize; 9],
+    masks: [u16; 9],
+    n: usize,
+}
+
+impl Picked {
+    pub(crate) fn new(mut mask_of: impl FnMut(usize) -> Option<u16>) -> Picked {
+        let mut p = Picked {
+            items: [0; 9],
+            masks: [0; 9],
+            n: 0,
+        };
+        for i in 0..9 {
+            if let Some(m) = mask_of(i) {
+                p.items[p.n] = i;
+                p.masks[p.n] = m;
+                p.n += 1;
+            }
+        }
+        p
+    }
+
+    pub(crate) fn items(&self) -> &[usize] {
+        &self.items[..self.n]
+    }
+
+    pub(crate) fn masks(&self) -> &[u16] {
+        &self.masks[..self.n]
+    }
+}
+
 /// The first hidden set of `degree` digits (`direct`: only one that gives a hidden single).
 pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
     for &h in &SE_BCR {
@@ -96,11 +130,13 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
         let pos: [u16; 9] = board.house_positions(h);
         // Only digits with 1 to `degree` places can be in a hidden set of `degree` digits; the
         // combinations of those keep SE's order (increasing digits).
-        let usable: Vec<usize> = (0..9)
-            .filter(|&d| (1..=degree as u32).contains(&pos[d].count_ones()))
-            .collect();
-        let masks: Vec<u16> = usable.iter().map(|&d| pos[d]).collect();
-        let found = small_unions(&masks, degree, |pick, union| {
+        let picked = Picked::new(|d| {
+            (1..=degree as u32)
+                .contains(&pos[d].count_ones())
+                .then_some(pos[d])
+        });
+        let usable = picked.items();
+        let found = small_unions(picked.masks(), degree, |pick, union| {
             let digits = bits(pick).fold(0u16, |m, k| m | 1 << usable[k]);
             if union.count_ones() as usize != degree {
                 return None;
@@ -191,16 +227,14 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
             continue;
         }
         // Cells of the house with 2..=degree candidates.
-        let candidates: Vec<usize> = HOUSE_CELLS[h]
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| {
-                let n = board.cands[c].count_ones() as usize;
-                n >= 2 && n <= degree
-            })
-            .collect();
-        let masks: Vec<u16> = candidates.iter().map(|&c| board.cands[c]).collect();
-        let found = small_unions(&masks, degree, |pick, union| {
+        let picked = Picked::new(|k| {
+            let m = board.cands[HOUSE_CELLS[h][k] as usize];
+            let n = m.count_ones() as usize;
+            (n >= 2 && n <= degree).then_some(m)
+        });
+        let candidates: [usize; 9] =
+            std::array::from_fn(|i| HOUSE_CELLS[h][picked.items[i]] as usize);
+        let found = small_unions(picked.masks(), degree, |pick, union| {
             if union.count_ones() as usize != degree {
                 return None;
             }
