@@ -546,39 +546,87 @@ fn expand_xy(l: &Links, front: &[u128; 9], on: bool) -> [u128; 9] {
 /// `k`). The result is that of the plain search, which goes up to twice as deep: the hot path
 /// of the XY chain searches (`benches/logic.rs`, band diabolical).
 fn chain_depth_xy(l: &Links, source: u16, source_on: bool, max_depth: u16) -> Option<u16> {
-    let (sc, sd) = (source as usize / 9, source as usize % 9);
-    // layers[k]: the potentials first reached at depth k (on if k is even and the source is on).
+    let (mut s, first) = HalfDepth::new(source, source_on);
     let mut layers: Vec<[u128; 9]> = Vec::with_capacity(16);
-    let mut front = [0u128; 9];
-    front[sd] = 1 << sc;
-    layers.push(front);
-    // seen[1]: on potentials reached, seen[0]: off ones.
-    let mut seen = [[0u128; 9]; 2];
-    seen[source_on as usize] = front;
-    let mut on = source_on;
-    let mut best = u32::MAX;
-    let mut k: u32 = 0;
+    layers.push(first);
     let within = |b: u32| (b <= max_depth as u32).then_some(b as u16);
     loop {
-        if best <= 2 * k {
-            return within(best);
+        if s.best <= 2 * s.k {
+            return within(s.best);
         }
-        if 2 * k >= max_depth as u32 {
+        if 2 * s.k >= max_depth as u32 {
             return None; // the shortest chain is longer than 2k
         }
-        let mut next = expand_xy(l, &front, on);
+        match s.advance(l, |j| &layers[j as usize]) {
+            Some(next) => layers.push(next),
+            None if s.best == u32::MAX => return None,
+            None => return within(s.best),
+        }
+    }
+}
+
+/// One source's search in [`chain_depth_xy`] between two layers. The layers themselves (the
+/// potentials first reached at each depth) are kept by the caller, which may run many sources
+/// side by side ([`shortest_xy_chains`]).
+struct HalfDepth {
+    /// The last layer.
+    front: [u128; 9],
+    /// seen[1]: on potentials reached, seen[0]: off ones.
+    seen: [[u128; 9]; 2],
+    /// Whether `front` holds on potentials.
+    on: bool,
+    /// Depth of `front`.
+    k: u32,
+    /// The shortest chain found so far (`u32::MAX`: none); exact once at most `2k`, or once
+    /// the search is `exhausted`.
+    best: u32,
+    /// No new potential at the last layer: the search is over.
+    exhausted: bool,
+}
+
+impl HalfDepth {
+    /// The search at depth 0, and its layer 0 (the source).
+    fn new(source: u16, source_on: bool) -> (HalfDepth, [u128; 9]) {
+        let (sc, sd) = (source as usize / 9, source as usize % 9);
+        let mut front = [0u128; 9];
+        front[sd] = 1 << sc;
+        let mut seen = [[0u128; 9]; 2];
+        seen[source_on as usize] = front;
+        let s = HalfDepth {
+            front,
+            seen,
+            on: source_on,
+            k: 0,
+            best: u32::MAX,
+            exhausted: false,
+        };
+        (s, front)
+    }
+
+    /// Makes layer `k + 1` and returns it (`None` if it is empty: the search is exhausted).
+    /// `layer(j)` gives layer `j`, for every `j <= k`.
+    #[inline]
+    fn advance<'l>(
+        &mut self,
+        l: &Links,
+        layer: impl Fn(u32) -> &'l [u128; 9],
+    ) -> Option<[u128; 9]> {
+        let on = self.on;
+        let mut next = expand_xy(l, &self.front, on);
         let mut any = false;
-        let opp = &seen[!on as usize];
-        let mut meets = false;
+        let opp = &self.seen[!on as usize];
         for d in 0..9 {
             next[d] &= !opp[d];
             any |= next[d] != 0;
         }
         if !any {
-            return if best == u32::MAX { None } else { within(best) };
+            self.exhausted = true;
+            return None;
         }
-        k += 1;
-        let mine = &seen[on as usize];
+        self.k += 1;
+        let k = self.k;
+        let mine = &self.seen[on as usize];
+        let mut meets = false;
         for d in 0..9 {
             meets |= next[d] & mine[d] != 0;
         }
@@ -586,21 +634,94 @@ fn chain_depth_xy(l: &Links, source: u16, source_on: bool, max_depth: u16) -> Op
             // The shallowest opposite: layers of the other truth value are k-1, k-3, ...
             let mut j = (k - 1) % 2;
             while j < k {
-                if (0..9).any(|d| next[d] & layers[j as usize][d] != 0) {
-                    best = best.min(k + j);
+                let lj = layer(j);
+                if (0..9).any(|d| next[d] & lj[d] != 0) {
+                    self.best = self.best.min(k + j);
                     break;
                 }
                 j += 2;
             }
         }
-        let seen_next = &mut seen[!on as usize];
+        let seen_next = &mut self.seen[!on as usize];
         for d in 0..9 {
             seen_next[d] |= next[d];
         }
-        layers.push(next);
-        front = next;
-        on = !on;
+        self.front = next;
+        self.on = !on;
+        Some(next)
     }
+}
+
+/// The shortest XY forcing chain over many sources: its length, if at most `max_depth`, and
+/// the sources (indices into `sources`) whose shortest chain has it, in order. Runs every
+/// source's [`chain_depth_xy`] search side by side, one layer at a time, and stops at the
+/// first depth `k` where some chain of length at most `2k` is known: every shorter chain, from
+/// any source, would have been found by then. Searching the sources one after the other
+/// instead, the first ones go as deep as their own shortest chain, however long; side by side,
+/// no source goes deeper than half the shortest chain of all.
+fn shortest_xy_chains(
+    l: &Links,
+    sources: &[(u16, bool)],
+    max_depth: u16,
+) -> Option<(u16, Vec<usize>)> {
+    thread_local! {
+        // The layers' storage, kept from one search to the next (it grows to hundreds of KB).
+        static SCRATCH: std::cell::RefCell<(Vec<[u128; 9]>, Vec<u32>)> = Default::default();
+    }
+    SCRATCH.with_borrow_mut(|(arena, slots)| {
+        arena.clear();
+        slots.clear();
+        shortest_xy_chains_in(l, sources, max_depth, arena, slots)
+    })
+}
+
+/// [`shortest_xy_chains`] with the storage for the layers: layer k of source s is
+/// `arena[slots[k * n + s]]`.
+fn shortest_xy_chains_in(
+    l: &Links,
+    sources: &[(u16, bool)],
+    max_depth: u16,
+    arena: &mut Vec<[u128; 9]>,
+    slots: &mut Vec<u32>,
+) -> Option<(u16, Vec<usize>)> {
+    let n = sources.len();
+    let mut states = Vec::with_capacity(n);
+    for &(pot, on) in sources {
+        let (s, first) = HalfDepth::new(pot, on);
+        slots.push(arena.len() as u32);
+        arena.push(first);
+        states.push(s);
+    }
+    let mut k: u32 = 0;
+    let shortest = loop {
+        let best = states.iter().map(|s| s.best).min().unwrap_or(u32::MAX);
+        let live = states.iter().any(|s| !s.exhausted);
+        if best <= 2 * k || !live {
+            break best;
+        }
+        if 2 * k >= max_depth as u32 {
+            return None;
+        }
+        let row = slots.len();
+        slots.resize(row + n, u32::MAX);
+        for (i, s) in states.iter_mut().enumerate() {
+            if s.exhausted {
+                continue;
+            }
+            let (arena_ref, slots_ref) = (&*arena, &*slots);
+            if let Some(next) = s.advance(l, |j| &arena_ref[slots_ref[j as usize * n + i] as usize])
+            {
+                slots[row + i] = arena.len() as u32;
+                arena.push(next);
+            }
+        }
+        k += 1;
+    };
+    if shortest > max_depth as u32 {
+        return None;
+    }
+    let which = (0..n).filter(|&i| states[i].best == shortest).collect();
+    Some((shortest as u16, which))
 }
 
 /// The plain layer-by-layer search that [`chain_depth_xy`] must agree with (tests only).
@@ -858,6 +979,9 @@ fn loop_hints(
         return;
     }
     let (board, links) = (search.board, search.links);
+    if y && part == Part::Chains {
+        return xy_chain_hints(board, links, out, best);
+    }
     // One search serves every link setting (`Search::new` clears 12 KB).
     search.y = y;
     search.x = x;
@@ -921,6 +1045,40 @@ fn loop_hints(
                     }
                 }
             }
+        }
+    }
+}
+
+/// The shortest forcing chains with X and Y links ([`loop_hints`] for them), from every source
+/// side by side ([`shortest_xy_chains`]): the same hints as searching source after source with
+/// the bound `best`, less the longer ones, which come later in SE's order.
+fn xy_chain_hints(board: &Board, links: &Links, out: &mut Vec<Found>, best: &mut (u16, usize)) {
+    let mut sources = Vec::with_capacity(2 * 81 * 4);
+    for c in 0..81 {
+        let m = board.cands[c];
+        if board.values[c] != 0 || m.count_ones() < 2 {
+            continue;
+        }
+        for d in super::bits(m) {
+            let pot = (c * 9 + d) as u16;
+            let closable = links.conj_len[pot as usize] > 0 || links.mate[pot as usize] != NONE16;
+            sources.push((pot, true));
+            if closable {
+                sources.push((pot, false));
+            }
+        }
+    }
+    let chain_limit = depth_limits(70, *best).0;
+    let Some((depth, which)) = shortest_xy_chains(links, &sources, chain_limit) else {
+        return;
+    };
+    let complexity = depth as usize + 1;
+    for i in which {
+        let (pot, source_on) = sources[i];
+        if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, true, true) {
+            *best = (*best).min((f.rating, f.complexity));
+            f.order = (pot as u64) << 32 | 1 << 30 | (!source_on as u64) << 29;
+            out.push(f);
         }
     }
 }
@@ -1211,5 +1369,56 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    #[test]
+    fn side_by_side_chain_search_matches_source_by_source() {
+        // Boards up to their first chain step, and again after every chain step, with every
+        // candidate as a source both ways: the shortest chain and the sources that reach it.
+        let puzzles = [
+            "1..5.67..6..27.8...2.....9.....5..36..28....1..512.98..7..1....5........813......",
+            "..91.....4..7..6..2.6...53..9...1.7..7.......3...6.9....2....56......2.4...4...1.",
+            "....1.....2..7...6..48....7..1...3.........8.6..7.8..2...6.3....8.4.2.3..4..5..2.",
+            "7.......6.5.8.72...29...1..17.26........51....823.....2...........5.2.38..3...6..",
+            "..5....4..4.1.2...6..7....3......5...3..8.......615...7..4...1...8...47..143....6",
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        ];
+        let mut boards = 0;
+        for text in puzzles {
+            let p: Puzzle = text.parse().expect("puzzle parses");
+            let mut board = Board::new(&p);
+            while let Some(step) = super::super::next_step(&board) {
+                if step.rating >= Rating(62) && boards < 60 {
+                    boards += 1;
+                    let links = Links::new(&board);
+                    let mut sources = Vec::new();
+                    for c in 0..81 {
+                        if board.values[c] == 0 && board.cands[c].count_ones() >= 2 {
+                            for d in super::super::bits(board.cands[c]) {
+                                sources.push(((c * 9 + d) as u16, true));
+                                sources.push(((c * 9 + d) as u16, false));
+                            }
+                        }
+                    }
+                    for max in [3, 6, 9, 14, u16::MAX] {
+                        let depths: Vec<Option<u16>> = sources
+                            .iter()
+                            .map(|&(pot, on)| chain_depth_xy(&links, pot, on, max))
+                            .collect();
+                        let expected = depths.iter().flatten().min().map(|&m| {
+                            let which = (0..sources.len()).filter(|&i| depths[i] == Some(m));
+                            (m, which.collect::<Vec<_>>())
+                        });
+                        assert_eq!(
+                            shortest_xy_chains(&links, &sources, max),
+                            expected,
+                            "{text}"
+                        );
+                    }
+                }
+                board.apply(&step);
+            }
+        }
+        assert!(boards > 10, "{boards} boards");
     }
 }
