@@ -513,7 +513,11 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
     // The solution is only needed when the techniques run out, so it is found lazily.
     let mut solution: Option<Option<crate::grid::Grid>> = None;
     let broken = board.is_broken();
-    let mut steps = Vec::new();
+    // A step per empty cell at most, plus the steps that only remove candidates: reserving
+    // room for those at once saves the copies of growing (`Step` is 144 bytes; measurable on
+    // easy puzzles, where a step costs about 2,000 instructions).
+    let empty = board.values.iter().filter(|&&v| v == 0).count();
+    let mut steps = Vec::with_capacity(empty + 16);
     let (mut er, mut ep, mut ed) = (Rating(0), Rating(0), Rating(0));
     let mut placed_yet = false;
     while !board.is_solved() && !broken {
