@@ -7,36 +7,17 @@
 //! medians on a noisy machine; also for `perf record`). `LOGIC_ER=A..B` keeps the puzzles whose
 //! SE rating in the file lies in that range (to profile the puzzles around the median).
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use shudu_core::logic::grade;
 use shudu_core::Puzzle;
 
+#[path = "common/calibration.rs"]
+mod calibration;
+
 fn main() {
-    let dir = std::env::var_os("SHUDU_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    let source = std::env::var("LOGIC_SOURCE").unwrap_or_else(|_| "qqwing-expert".into());
-    let (er_lo, er_hi) = match std::env::var("LOGIC_ER") {
-        Ok(r) => {
-            let (a, b) = r.split_once("..").expect("LOGIC_ER is A..B");
-            (a.parse().expect("a rating"), b.parse().expect("a rating"))
-        }
-        Err(_) => (0.0, f64::MAX),
-    };
+    let (source, puzzles) = calibration::puzzles();
     let repeat: usize = std::env::var("LOGIC_REPEAT").map_or(1, |r| r.parse().expect("a count"));
-    let text = std::fs::read_to_string(dir.join("se_calibration.tsv")).expect("calibration data");
-    let puzzles: Vec<Puzzle> = text
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            let er: f64 = f.get(2).and_then(|e| e.parse().ok()).unwrap_or(0.0);
-            (f.len() > 1 && f[1] == source && er >= er_lo && er <= er_hi)
-                .then(|| f[0].parse().expect("puzzle parses"))
-        })
-        .collect();
     let puzzles: Vec<Puzzle> = match std::env::var("LOGIC_PUZZLE") {
         Ok(one) => vec![one.parse().expect("LOGIC_PUZZLE parses")],
         Err(_) => puzzles,

@@ -1373,8 +1373,8 @@ mod tests {
 
     #[test]
     fn side_by_side_chain_search_matches_source_by_source() {
-        // Boards up to their first chain step, and again after every chain step, with every
-        // candidate as a source both ways: the shortest chain and the sources that reach it.
+        // The board before every step rated 6.2 or more (up to 60 boards), with every candidate
+        // as a source both ways: the shortest chain and the sources that reach it.
         let puzzles = [
             "1..5.67..6..27.8...2.....9.....5..36..28....1..512.98..7..1....5........813......",
             "..91.....4..7..6..2.6...53..9...1.7..7.......3...6.9....2....56......2.4...4...1.",
