@@ -86,7 +86,7 @@ pub(crate) fn small_unions<T>(
 }
 
 /// The items of `0..9` that `mask_of` accepts (in order) and their masks, on the stack rather
-/// than in vectors: the subset and fish rules run at most steps of a grading.
+/// than in vectors: the subset and fish rules run at almost every step of a grading.
 pub(crate) struct Picked {
     items: [usize; 9],
     masks: [u16; 9],
