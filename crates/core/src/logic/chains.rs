@@ -19,7 +19,7 @@
 //! Each rating adds SE's length bonus for the number of distinct nodes (see `docs/logic.md`).
 //! The search is breadth first from every candidate, so it is bounded by the 1,458 potentials.
 
-use super::{cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, PEERS};
+use super::{cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_MASK, PEERS};
 use crate::bitset::{Cell, Digit};
 
 const NONE: u32 = u32::MAX;
@@ -128,10 +128,6 @@ impl Links {
         })
     }
 }
-
-/// Cells of each house, as masks.
-static HOUSE_MASK: std::sync::LazyLock<[u128; 27]> =
-    std::sync::LazyLock::new(|| std::array::from_fn(super::intersections::house_mask));
 
 /// A cell's peers in SE's link order, in three masks: its box (without the cell), its row
 /// outside the box, its column outside the box. Ascending order within each mask is the order

@@ -3,7 +3,7 @@
 //! in one box, so the rest of the box loses it (2.8). The direct forms (1.7 and 1.9) are those
 //! whose eliminations leave a hidden single in another house of the first kind; they place it.
 
-use super::{cell, digit, house, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS};
+use super::{cell, digit, house, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK};
 use crate::bitset::{Cell, Digit};
 
 /// Pairs of crossing houses in SE's order: (box, column), (box, row), (column, box), (row, box),
@@ -19,7 +19,7 @@ static CROSSINGS: std::sync::LazyLock<Vec<(usize, usize, u128, u128)>> =
             .chain(col_box)
             .chain(row_box)
             .filter(|&(a, b)| crosses(a, b))
-            .map(|(a, b)| (a, b, house_mask(a), house_mask(b)))
+            .map(|(a, b)| (a, b, HOUSE_MASK[a], HOUSE_MASK[b]))
             .collect()
     });
 
@@ -31,11 +31,6 @@ pub(crate) fn crossing_pairs() -> impl Iterator<Item = (usize, usize)> {
 /// Whether two houses of different kinds share cells.
 pub(crate) fn crosses(a: usize, b: usize) -> bool {
     HOUSE_CELLS[a].iter().any(|c| HOUSE_CELLS[b].contains(c))
-}
-
-/// Cells of house `h` as a bit mask over the 81 cells.
-pub(crate) fn house_mask(h: usize) -> u128 {
-    HOUSE_CELLS[h].iter().fold(0, |m, &c| m | 1u128 << c)
 }
 
 /// The first pointing or claiming step (`direct`: only those that give a hidden single).
@@ -133,10 +128,6 @@ fn following_hidden_single(
     }
     None
 }
-
-/// Cells of each house, as masks.
-static HOUSE_MASK: std::sync::LazyLock<[u128; 27]> =
-    std::sync::LazyLock::new(|| std::array::from_fn(house_mask));
 
 fn make_step(
     board: &Board,

@@ -614,6 +614,24 @@ const fn house_cells() -> [[u8; 9]; 27] {
 /// The nine cells of each house, in row-major order.
 pub(crate) static HOUSE_CELLS: [[u8; 9]; 27] = house_cells();
 
+const fn house_masks() -> [u128; 27] {
+    let cells = house_cells();
+    let mut t = [0u128; 27];
+    let mut h = 0;
+    while h < 27 {
+        let mut k = 0;
+        while k < 9 {
+            t[h] |= 1 << cells[h][k];
+            k += 1;
+        }
+        h += 1;
+    }
+    t
+}
+
+/// The cells of each house, as a mask over the 81 cells (bit `c` for cell `c`).
+pub(crate) static HOUSE_MASK: [u128; 27] = house_masks();
+
 const fn cell_houses() -> [[u8; 3]; 81] {
     let mut t = [[0u8; 3]; 81];
     let mut i = 0;

@@ -24,7 +24,9 @@
 //! Search orders and tie-breaks follow SE's `UniqueLoops` and `BivalueUniversalGrave`.
 
 use super::subsets::combinations;
-use super::{bits, cell, digit, house, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS, PEERS};
+use super::{
+    bits, cell, digit, house, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK, PEERS,
+};
 use crate::bitset::{Cell, Digit};
 
 /// Upper bound on the loop search's recursive calls per step (SE has none; this keeps the search
@@ -50,12 +52,27 @@ fn houses_of(c: usize) -> [usize; 3] {
     ]
 }
 
-/// Cells of each house, as masks.
-static HOUSE_MASK: std::sync::LazyLock<[u128; 27]> =
-    std::sync::LazyLock::new(|| std::array::from_fn(super::intersections::house_mask));
+/// The houses of each cell, as a mask of house ordinals.
+static CELL_HOUSE_BITS: [u32; 81] = {
+    let mut t = [0u32; 81];
+    let mut c = 0;
+    while c < 81 {
+        let h = CELL_HOUSES[c];
+        t[c] = 1 << h[0] | 1 << h[1] | 1 << h[2];
+        c += 1;
+    }
+    t
+};
 
 /// SE's loop search (depth first, from `path`'s first cell), over the cells in `has_both` (those
 /// holding both digits of the loop); `visited` is the mask of the cells on `path`.
+///
+/// `parity[k]` holds the houses of the path's cells at even (`k = 0`) and odd (`k = 1`)
+/// positions. A valid loop has each of its houses once at an even and once at an odd position
+/// ([`is_valid_loop`]), so a cell whose houses meet those of its own parity can never be part of
+/// one: the search does not enter it. Nor does it go on from a path that leaves a house with one
+/// cell no cell left can pair. (SE enters and rejects such loops at the end; the loops found
+/// are the same, in the same order.)
 #[allow(clippy::too_many_arguments)]
 fn check_for_loops(
     board: &Board,
@@ -64,6 +81,7 @@ fn check_for_loops(
     has_both: u128,
     path: &mut Vec<usize>,
     visited: u128,
+    parity: [u32; 2],
     allowed_ex: i32,
     ex_values: u16,
     last_kind: Option<usize>,
@@ -74,8 +92,31 @@ fn check_for_loops(
         return;
     }
     *budget -= 1;
-    path.push(c);
+    let mut parity = parity;
+    parity[path.len() % 2] |= CELL_HOUSE_BITS[c];
     let visited = visited | 1 << c;
+    // Every house holding one cell of the path needs a second, of the other parity, before the
+    // loop can close: if no cell left can be that one, no loop passes here.
+    let mut open = parity[0] ^ parity[1];
+    while open != 0 {
+        let h = open.trailing_zeros() as usize;
+        open &= open - 1;
+        let other = parity[(parity[0] >> h & 1) as usize];
+        let mut left = HOUSE_MASK[h] & has_both & !visited;
+        loop {
+            if left == 0 {
+                return;
+            }
+            let n = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if CELL_HOUSE_BITS[n] & other == 0 {
+                break;
+            }
+        }
+    }
+    path.push(c);
+    // The parity of the next cell's position.
+    let next_parity = parity[path.len() % 2];
     let mut ex = ex_values;
     for (kind, h) in houses_of(c).into_iter().enumerate() {
         if Some(kind) == last_kind {
@@ -91,14 +132,14 @@ fn check_for_loops(
                 if is_valid_loop(path) {
                     results.push(path.clone());
                 }
-            } else if visited >> n & 1 == 0 && (board.cands[n] != both || n > path[0]) {
-                // (A loop through a plain {a, b} cell before the start was already found from
-                // that cell, and SE keeps only the first of equal loops.)
+            } else if visited >> n & 1 == 0 {
                 let m = board.cands[n];
                 // SE accumulates the extra digits over siblings too; kept for agreement.
                 ex |= m & !both;
                 let card = m.count_ones();
-                if card == 2 || ex.count_ones() == 1 || allowed_ex > 0 {
+                if (card == 2 || ex.count_ones() == 1 || allowed_ex > 0)
+                    && next_parity & CELL_HOUSE_BITS[n] == 0
+                {
                     let next_allowed = allowed_ex - (card > 2) as i32;
                     check_for_loops(
                         board,
@@ -107,6 +148,7 @@ fn check_for_loops(
                         has_both,
                         path,
                         visited,
+                        parity,
                         next_allowed,
                         ex,
                         Some(kind),
@@ -197,7 +239,12 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
         let mut results = Vec::new();
         let mut path = Vec::new();
         let (a, b) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
-        let has_both = cand[a] & cand[b];
+        // Plain {a, b} cells before the start are left out: a loop through one was already
+        // found from that cell, and SE keeps only the first of equal loops.
+        let plain_before = (0..c)
+            .filter(|&o| board.cands[o] == m)
+            .fold(0u128, |acc, o| acc | 1 << o);
+        let has_both = cand[a] & cand[b] & !plain_before;
         check_for_loops(
             board,
             c,
@@ -205,6 +252,7 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
             has_both,
             &mut path,
             0,
+            [0, 0],
             2,
             0,
             None,
