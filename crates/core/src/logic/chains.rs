@@ -19,7 +19,9 @@
 //! Each rating adds SE's length bonus for the number of distinct nodes (see `docs/logic.md`).
 //! The search is breadth first from every candidate, so it is bounded by the 1,458 potentials.
 
-use super::{cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_MASK, PEERS};
+use super::{
+    cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_MASK, PEERS, PEER_MASK,
+};
 use crate::bitset::{Cell, Digit};
 
 const NONE: u32 = u32::MAX;
@@ -473,11 +475,6 @@ impl<'a> Search<'a> {
         out
     }
 }
-
-/// Peers of every cell, as masks.
-static PEER_MASK: std::sync::LazyLock<[u128; 81]> = std::sync::LazyLock::new(|| {
-    std::array::from_fn(|c| PEERS[c].iter().fold(0u128, |m, &p| m | 1 << p))
-});
 
 /// The depth at which SE's forcing-chain search from `source` (on or off) first reaches the
 /// source's opposite, or `None` within `max_depth`. These are the breadth-first layers of

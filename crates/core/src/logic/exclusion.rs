@@ -7,7 +7,7 @@
 //! that appears in no possible combination is eliminated. The base cells must share at least two
 //! excluders; for triples, the third cell must be an excluder of one of the first two.
 
-use super::{bits, cell, digit, sees, Board, Rating, Step, PEERS};
+use super::{bits, cell, digit, sees, Board, Rating, Step, PEER_MASK};
 use crate::bitset::{Cell, Digit};
 
 /// The first aligned pair (`degree = 2`) or triple (`degree = 3`) exclusion.
@@ -22,21 +22,19 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
     // Base cells (row-major) with their excluders, as SE collects them.
     let mut base: Vec<usize> = Vec::new();
     let mut excluders = [0u128; 81];
+    // Cells with one candidate, and those with two to `degree`.
+    let (mut single, mut small) = (0u128, 0u128);
     for c in 0..81 {
-        if board.cands[c].count_ones() < 2 {
+        let n = board.cands[c].count_ones() as usize;
+        single |= ((n == 1) as u128) << c;
+        small |= ((n >= 2 && n <= degree) as u128) << c;
+    }
+    for c in 0..81 {
+        if board.cands[c].count_ones() < 2 || PEER_MASK[c] & single != 0 {
             continue;
         }
-        let mut single = false;
-        let mut ex = 0u128;
-        for &p in &PEERS[c] {
-            let n = board.cands[p as usize].count_ones() as usize;
-            if n == 1 {
-                single = true;
-            } else if n >= 2 && n <= degree {
-                ex |= 1 << p;
-            }
-        }
-        if !single && ex != 0 {
+        let ex = PEER_MASK[c] & small;
+        if ex != 0 {
             base.push(c);
             excluders[c] = ex;
         }
@@ -49,6 +47,10 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
         for j in i + 1..base.len() {
             let (a, b) = (base[i], base[j]);
             if degree == 2 {
+                // Most pairs share fewer than two excluders: test that here, without a call.
+                if (excluders[a] & excluders[b]).count_ones() < 2 {
+                    continue;
+                }
                 if let Some(s) = try_cells(board, &[a, b], &excluders) {
                     return Some(s);
                 }

@@ -671,6 +671,24 @@ const fn peers() -> [[u8; 20]; 81] {
 /// The 20 peers of each cell, in increasing order.
 pub(crate) static PEERS: [[u8; 20]; 81] = peers();
 
+const fn peer_masks() -> [u128; 81] {
+    let peers = peers();
+    let mut t = [0u128; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut k = 0;
+        while k < 20 {
+            t[c] |= 1 << peers[c][k];
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// The peers of each cell, as a mask over the 81 cells.
+pub(crate) static PEER_MASK: [u128; 81] = peer_masks();
+
 /// The houses in SE's scanning order for most rules: boxes, rows, columns.
 pub(crate) static SE_BRC: [u8; 27] = [
     18, 19, 20, 21, 22, 23, 24, 25, 26, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,

@@ -207,11 +207,9 @@ fn name(len: usize, kind: u8) -> &'static str {
 }
 
 /// Shared houses of two cells, in SE's order.
-fn common_houses(a: usize, b: usize) -> Vec<usize> {
-    houses_of(a)
-        .into_iter()
-        .filter(|h| houses_of(b).contains(h))
-        .collect()
+fn common_houses(a: usize, b: usize) -> impl Iterator<Item = usize> {
+    let hb = houses_of(b);
+    houses_of(a).into_iter().filter(move |h| hb.contains(h))
 }
 
 fn index_in(h: usize, c: usize) -> usize {
@@ -408,13 +406,15 @@ fn type3(
                     }
                     let mut naked = extra & board.cands[c1] & board.cands[c2];
                     let mut union = 0u16;
-                    let mut others = Vec::new();
+                    // The other cells of the set (a mask over the house, not a list: this
+                    // runs for every subset).
+                    let mut others_in = 0u16;
                     for k in bits(idx) {
                         let p = if k == i1 {
                             extra
                         } else {
                             let o = HOUSE_CELLS[h][k] as usize;
-                            others.push(o);
+                            others_in |= 1 << k;
                             naked |= board.cands[o];
                             board.cands[o]
                         };
@@ -428,6 +428,9 @@ fn type3(
                     {
                         return None;
                     }
+                    let others: Vec<usize> = bits(others_in)
+                        .map(|k| HOUSE_CELLS[h][k] as usize)
+                        .collect();
                     let elims: Vec<(Cell, Digit)> = HOUSE_CELLS[h]
                         .iter()
                         .map(|&o| o as usize)
@@ -564,18 +567,27 @@ pub fn bug(board: &Board) -> Option<Step> {
     let mut common: Option<Vec<usize>> = None;
     for &h in &super::SE_BRC {
         let h = h as usize;
+        let house_pos = board.house_positions(h);
         for d in 0..9 {
-            let pos = board.positions(h, d);
+            let pos = house_pos[d];
             let n = pos.count_ones();
             if n == 0 || n == 2 {
                 continue;
             }
-            let new: Vec<usize> = bits(pos)
-                .map(|k| HOUSE_CELLS[h][k] as usize)
-                .filter(|&c| board.cands[c].count_ones() >= 3)
-                .collect();
-            if new.len() == 1 {
-                let c = new[0];
+            // The places of d here in cells with three candidates or more: how many, and
+            // the first.
+            let (mut new, mut first) = (0, 0);
+            for k in bits(pos) {
+                let c = HOUSE_CELLS[h][k] as usize;
+                if board.cands[c].count_ones() >= 3 {
+                    if new == 0 {
+                        first = c;
+                    }
+                    new += 1;
+                }
+            }
+            if new == 1 {
+                let c = first;
                 if !bug_cells.contains(&c) {
                     bug_cells.push(c);
                 }
@@ -594,7 +606,7 @@ pub fn bug(board: &Board) -> Option<Step> {
                     return None;
                 }
             }
-            if new.is_empty() {
+            if new == 0 {
                 return None;
             }
         }
@@ -700,7 +712,7 @@ fn bug4(board: &Board, bc: &[usize], bv: &[u16; 81], all: u16, intro: &str) -> O
     if shared.count_ones() != 1 {
         return None;
     }
-    let h = *common_houses(c1, c2).first()?;
+    let h = common_houses(c1, c2).next()?;
     let value = shared.trailing_zeros() as usize;
     let mut elims = Vec::new();
     for c in [c1, c2] {
