@@ -9,7 +9,7 @@ use clap::{ArgAction, Args};
 use rayon::prelude::*;
 use shudu_core::format::Format;
 use shudu_core::generate::{generate_batch, BatchResult, GenerateConfig, Symmetry};
-use shudu_core::logic::{grade, Band, Rating};
+use shudu_core::logic::{rate, Band, Rating};
 use shudu_core::rated::{generate_rated_batch, RatedConfig, MAX_RATING};
 
 use crate::exit;
@@ -370,7 +370,7 @@ pub fn stats(batch: &BatchResult, job: &Job) -> String {
             .puzzles
             .par_iter()
             .step_by(step)
-            .map(|g| grade(&g.puzzle).band)
+            .map(|g| rate(&g.puzzle).band)
             .collect();
         if step == 1 {
             let _ = writeln!(s, "ratings (Sudoku Explainer bands):");

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use shudu_core::format::Reader;
-use shudu_core::logic::{grade, next_hint, Board, Grade, Step};
+use shudu_core::logic::{grade, next_hint, rate, Board, Step, Summary};
 use shudu_core::solver::{solve_unique, Solutions};
 use shudu_core::{Cell, Digit, DigitSet, Puzzle};
 
@@ -65,7 +65,7 @@ struct GradeRecord {
 
 /// What grading one record gave.
 enum Outcome {
-    Graded(Grade),
+    Graded(Summary),
     NotUnique(&'static str),
 }
 
@@ -86,7 +86,7 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
             .map(|r| {
                 r.map(|rec| {
                     let outcome = match solve_unique(&rec.puzzle) {
-                        Solutions::Unique(_) => Outcome::Graded(grade(&rec.puzzle)),
+                        Solutions::Unique(_) => Outcome::Graded(rate(&rec.puzzle)),
                         Solutions::Multiple(_) => Outcome::NotUnique("multiple"),
                         Solutions::None => Outcome::NotUnique("none"),
                     };
@@ -106,7 +106,7 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
                     ep: Some(f64::from(g.ep.0) / 10.0),
                     ed: Some(f64::from(g.ed.0) / 10.0),
                     band: Some(g.band.name()),
-                    steps: Some(g.steps.len()),
+                    steps: Some(g.steps),
                     techniques: g
                         .techniques
                         .iter()

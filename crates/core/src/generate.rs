@@ -41,7 +41,7 @@ use rayon::prelude::*;
 use crate::bitset::{Cell, CellSet};
 use crate::grid::{Grid, Puzzle};
 use crate::grids::{random_grid, rng_for};
-use crate::logic::{grade, Band};
+use crate::logic::{rate, Band};
 use crate::solver::{count_solutions, Solver};
 
 /// A map of (row, column) to (row, column).
@@ -880,7 +880,7 @@ fn attempt<R: RngCore>(
     if config.minimal && config.symmetry != Symmetry::None && !is_minimal(&p, &grid) {
         return None;
     }
-    if config.band.is_some_and(|b| grade(&p).band != b) {
+    if config.band.is_some_and(|b| rate(&p).band != b) {
         return None;
     }
     Some(Generated {

@@ -1,12 +1,13 @@
 //! Agreement of the logic grader with Sudoku Explainer 1.2.1 on the shared calibration set
-//! (`se_calibration.tsv`, 968 puzzles), and soundness of every step against the solution.
+//! (`se_calibration.tsv`, 968 puzzles), soundness of every step against the solution, and
+//! `rate` giving what `grade` gives.
 //!
 //! `cargo test -p shudu-core --release --test logic_calibration -- --nocapture` prints the
 //! figures; `LOGIC_MISMATCHES=1` also lists each puzzle whose ER differs.
 
 use std::path::PathBuf;
 
-use shudu_core::logic::{grade, Band, Rating};
+use shudu_core::logic::{grade, rate, Band, Rating};
 use shudu_core::solver::{solve_unique, Solutions};
 use shudu_core::Puzzle;
 
@@ -67,6 +68,27 @@ fn agreement_with_sudoku_explainer() {
     let (mut same, mut close, mut band, mut same_ep, mut same_ed, mut solved) = (0, 0, 0, 0, 0, 0);
     for r in &rows {
         let g = grade(&r.puzzle);
+        // `rate` walks the same path without putting it into words; `grade` explains every step.
+        let q = rate(&r.puzzle);
+        assert_eq!(
+            (q.er, q.ep, q.ed, q.band, q.solved, q.steps, &q.techniques),
+            (
+                g.er,
+                g.ep,
+                g.ed,
+                g.band,
+                g.solved,
+                g.steps.len(),
+                &g.techniques
+            ),
+            "rate and grade differ on {}",
+            r.line
+        );
+        assert!(
+            g.steps.iter().all(|s| !s.text.is_empty()),
+            "a step without text on {}",
+            r.line
+        );
         solved += g.solved as usize;
         same += (g.er == r.er) as usize;
         close += (g.er.0.abs_diff(r.er.0) <= 5) as usize;

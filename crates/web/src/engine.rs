@@ -25,7 +25,7 @@ pub fn generate(symmetry: Symmetry, rng: &mut Rng) -> Puzzle {
 
 /// The puzzle's rating (Sudoku Explainer's ER) and band.
 pub fn grade(p: &Puzzle) -> (Rating, Band) {
-    let g = logic::grade(p);
+    let g = logic::rate(p);
     (g.er, g.band)
 }
 

@@ -63,28 +63,30 @@ pub fn fish(board: &Board, degree: usize) -> Option<Step> {
                 let cover_h: Vec<_> = bits(cover)
                     .map(|x| house(if rows_base { 9 + x } else { x }))
                     .collect();
-                let text = format!(
-                    "{}: in {}, {} can only go in {}; so {} loses {} elsewhere ({})",
-                    technique,
-                    base_h
-                        .iter()
-                        .map(|h| h.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    d + 1,
-                    cover_h
-                        .iter()
-                        .map(|h| h.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    cover_h
-                        .iter()
-                        .map(|h| h.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    d + 1,
-                    super::elim_list(&elims)
-                );
+                let text = board.say(|| {
+                    format!(
+                        "{}: in {}, {} can only go in {}; so {} loses {} elsewhere ({})",
+                        technique,
+                        base_h
+                            .iter()
+                            .map(|h| h.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        d + 1,
+                        cover_h
+                            .iter()
+                            .map(|h| h.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        cover_h
+                            .iter()
+                            .map(|h| h.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        d + 1,
+                        super::elim_list(&elims)
+                    )
+                });
                 let mut houses = base_h;
                 houses.extend(cover_h);
                 Some(Step {

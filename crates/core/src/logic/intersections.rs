@@ -138,31 +138,37 @@ fn make_step(
     placement: Option<(usize, usize)>,
 ) -> Step {
     let pointing = h1 >= 18;
-    let cells: Vec<Cell> = super::bits(board.positions(h1, d))
-        .map(|k| cell(HOUSE_CELLS[h1][k] as usize))
-        .collect();
+    let cells: Vec<Cell> = board.show(|| {
+        super::bits(board.positions(h1, d))
+            .map(|k| cell(HOUSE_CELLS[h1][k] as usize))
+            .collect()
+    });
     let what = if pointing { "pointing" } else { "claiming" };
-    let mut text = format!(
-        "In {}, {} can only go in {}, which lie in {}: {}; remove {} from the rest of {} ({})",
-        house(h1),
-        d + 1,
-        super::cell_list(&cells),
-        house(h2),
-        what,
-        d + 1,
-        house(h2),
-        super::elim_list(&elims)
-    );
-    let mut houses = vec![house(h1), house(h2)];
+    let mut text = board.say(|| {
+        format!(
+            "In {}, {} can only go in {}, which lie in {}: {}; remove {} from the rest of {} ({})",
+            house(h1),
+            d + 1,
+            super::cell_list(&cells),
+            house(h2),
+            what,
+            d + 1,
+            house(h2),
+            super::elim_list(&elims)
+        )
+    });
+    let mut houses = board.show(|| vec![house(h1), house(h2)]);
     let (technique, rating, placements) = match placement {
         Some((h3, c)) => {
-            text.push_str(&format!(
-                "; then in {}, {} can only go in {}",
-                house(h3),
-                d + 1,
-                cell(c)
-            ));
-            houses.push(house(h3));
+            if board.explain {
+                text.push_str(&format!(
+                    "; then in {}, {} can only go in {}",
+                    house(h3),
+                    d + 1,
+                    cell(c)
+                ));
+                houses.push(house(h3));
+            }
             let (t, r) = if pointing {
                 ("Direct Pointing", 17)
             } else {

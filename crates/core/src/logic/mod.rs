@@ -184,6 +184,9 @@ pub struct Board {
     pub(crate) house_empty: [u8; 27],
     /// Empty cells of the board.
     pub(crate) empty: u8,
+    /// Whether steps found on this board are explained: their text, cells and houses. [`rate`]
+    /// turns it off (it only needs the ratings and what each step places and removes).
+    pub(crate) explain: bool,
 }
 
 impl Board {
@@ -195,6 +198,7 @@ impl Board {
             givens: [false; 81],
             house_empty: [9; 27],
             empty: 81,
+            explain: true,
         };
         for (i, &v) in puzzle.as_bytes().iter().enumerate() {
             if v != 0 {
@@ -334,6 +338,26 @@ impl Board {
     #[inline]
     pub(crate) fn empty_count(&self, h: usize) -> u32 {
         self.house_empty[h] as u32
+    }
+
+    /// A step's text, made only if steps on this board are explained (else empty).
+    #[inline]
+    pub(crate) fn say(&self, text: impl FnOnce() -> String) -> String {
+        if self.explain {
+            text()
+        } else {
+            String::new()
+        }
+    }
+
+    /// A step's cells or houses, made only if steps on this board are explained (else empty).
+    #[inline]
+    pub(crate) fn show<T>(&self, list: impl FnOnce() -> Vec<T>) -> Vec<T> {
+        if self.explain {
+            list()
+        } else {
+            Vec::new()
+        }
     }
 }
 
@@ -498,7 +522,8 @@ fn chain_step(board: &Board) -> Option<Step> {
 /// middle of that range.
 const FALLBACK_RATING: Rating = Rating(105);
 
-/// Grades a puzzle: solves it with [`next_step`] until solved or stuck, and reports ER, EP, ED.
+/// Grades a puzzle: solves it with [`next_step`] until solved or stuck, and reports ER, EP, ED
+/// and the path. [`rate`] gives the same ratings without the path, faster.
 ///
 /// Never hangs: every technique is bounded, and each step removes at least one candidate. If no
 /// technique applies to a uniquely solvable puzzle, one cell of the solution is placed as a step
@@ -510,18 +535,75 @@ const FALLBACK_RATING: Rating = Rating(105);
 /// Tens of microseconds for puzzles that singles solve; chains cost more (see BENCHMARKS.md).
 pub fn grade(puzzle: &Puzzle) -> Grade {
     let mut board = Board::new(puzzle);
-    // The solution is only needed when the techniques run out, so it is found lazily.
-    let mut solution: Option<Option<crate::grid::Grid>> = None;
-    let broken = board.is_broken();
     // A step per empty cell at most, plus the steps that only remove candidates: reserving
     // room for those at once saves the copies of growing (`Step` is 144 bytes; measurable on
     // easy puzzles, where a step costs about 2,000 instructions).
-    let empty = board.values.iter().filter(|&&v| v == 0).count();
-    let mut steps = Vec::with_capacity(empty + 16);
+    let mut steps = Vec::with_capacity(board.empty as usize + 16);
+    let summary = solve_path(puzzle, &mut board, |step| steps.push(step));
+    Grade {
+        er: summary.er,
+        ep: summary.ep,
+        ed: summary.ed,
+        band: summary.band,
+        solved: summary.solved,
+        steps,
+        techniques: summary.techniques,
+    }
+}
+
+/// What [`rate`] reports: a [`Grade`] without the path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The hardest step of the path.
+    pub er: Rating,
+    /// The hardest step up to and including the first placement.
+    pub ep: Rating,
+    /// The first step's rating.
+    pub ed: Rating,
+    /// The band of `er`.
+    pub band: Band,
+    /// Whether the path reached a full grid.
+    pub solved: bool,
+    /// How many steps the path has.
+    pub steps: usize,
+    /// Each technique used and how often, in order of first use.
+    pub techniques: Vec<(&'static str, usize)>,
+}
+
+/// Rates a puzzle: the same path and ratings as [`grade`], without keeping the steps or putting
+/// them into words (their texts, cells and houses are never made). This is what rating a batch
+/// of puzzles needs (`shudu grade`, the generator, the game's pool).
+///
+/// # Examples
+/// ```
+/// use shudu_core::{Puzzle, logic::{grade, rate}};
+/// let p: Puzzle = "...9....3..1....78..7.3.21.......75...25....1.........7..8.5..4.59....8.32..1...9"
+///     .parse()?;
+/// let (r, g) = (rate(&p), grade(&p));
+/// assert_eq!((r.er, r.ep, r.ed, r.steps), (g.er, g.ep, g.ed, g.steps.len()));
+/// # Ok::<(), shudu_core::ParseError>(())
+/// ```
+///
+/// # Complexity
+/// As [`grade`], less the cost of the words: about half on puzzles that singles solve.
+pub fn rate(puzzle: &Puzzle) -> Summary {
+    let mut board = Board::new(puzzle);
+    board.explain = false;
+    solve_path(puzzle, &mut board, drop)
+}
+
+/// The loop of [`grade`] and [`rate`]: applies the easiest step until the board is solved or
+/// stuck, handing each step to `keep`.
+fn solve_path(puzzle: &Puzzle, board: &mut Board, mut keep: impl FnMut(Step)) -> Summary {
+    // The solution is only needed when the techniques run out, so it is found lazily.
+    let mut solution: Option<Option<crate::grid::Grid>> = None;
+    let broken = board.is_broken();
     let (mut er, mut ep, mut ed) = (Rating(0), Rating(0), Rating(0));
     let mut placed_yet = false;
+    let mut count = 0;
+    let mut techniques: Vec<(&'static str, usize)> = Vec::new();
     while !board.is_solved() && !broken {
-        let step = match basic_step(&board) {
+        let step = match basic_step(board) {
             Some(s) => s,
             None => {
                 // Chains are costly, and on a puzzle without a unique solution they could
@@ -531,14 +613,14 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
                     _ => None,
                 });
                 let Some(sol) = sol else { break };
-                match chain_step(&board) {
+                match chain_step(board) {
                     Some(s) => s,
-                    None if !board.is_broken() => fallback_step(&board, sol),
+                    None if !board.is_broken() => fallback_step(board, sol),
                     None => break,
                 }
             }
         };
-        if steps.is_empty() {
+        if count == 0 {
             ed = step.rating;
         }
         er = er.max(step.rating);
@@ -546,28 +628,26 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
             ep = ep.max(step.rating);
             placed_yet = !step.placements.is_empty();
         }
+        match techniques.iter_mut().find(|(t, _)| *t == step.technique) {
+            Some(e) => e.1 += 1,
+            None => techniques.push((step.technique, 1)),
+        }
         board.apply(&step);
-        steps.push(step);
+        keep(step);
+        count += 1;
         // Every step places a digit or removes a candidate, so at most 810 steps are possible;
         // the cap only documents the bound.
-        if steps.len() > 810 {
+        if count > 810 {
             break;
         }
     }
-    let mut techniques: Vec<(&'static str, usize)> = Vec::new();
-    for s in &steps {
-        match techniques.iter_mut().find(|(t, _)| *t == s.technique) {
-            Some(e) => e.1 += 1,
-            None => techniques.push((s.technique, 1)),
-        }
-    }
-    Grade {
+    Summary {
         er,
         ep,
         ed,
         band: Band::of(er),
         solved: board.is_solved(),
-        steps,
+        steps: count,
         techniques,
     }
 }

@@ -18,6 +18,7 @@ pub fn full_house_or_hidden_single(board: &Board) -> Option<Step> {
                 let m = board.cands[c as usize];
                 if board.values[c as usize] == 0 && m.count_ones() == 1 {
                     return Some(hidden_single_step(
+                        board,
                         h,
                         c as usize,
                         m.trailing_zeros() as usize,
@@ -55,7 +56,7 @@ pub fn full_house_or_hidden_single(board: &Board) -> Option<Step> {
 fn single_step(board: &Board, h: usize, d: usize, alone: bool) -> Step {
     let pos = board.positions(h, d);
     let c = HOUSE_CELLS[h][pos.trailing_zeros() as usize] as usize;
-    hidden_single_step(h, c, d, alone)
+    hidden_single_step(board, h, c, d, alone)
 }
 
 /// Appends "r3c7" (cheaper than `format!`, which matters on the easy path).
@@ -77,33 +78,39 @@ pub(crate) fn push_house(s: &mut String, h: usize) {
     s.push((b'1' + i as u8) as char);
 }
 
-fn hidden_single_step(h: usize, c: usize, d: usize, alone: bool) -> Step {
-    let mut text = String::with_capacity(64);
+fn hidden_single_step(board: &Board, h: usize, c: usize, d: usize, alone: bool) -> Step {
     let digit_char = (b'1' + d as u8) as char;
     let (rating, technique) = if alone {
-        push_cell(&mut text, c);
-        text.push_str(" is the last empty cell of ");
-        push_house(&mut text, h);
-        text.push_str(": it takes ");
-        text.push(digit_char);
         (10, "Full House")
     } else {
-        text.push_str("In ");
-        push_house(&mut text, h);
-        text.push_str(", ");
-        text.push(digit_char);
-        text.push_str(" can only go in ");
-        push_cell(&mut text, c);
-        text.push_str(": hidden single");
         (if h >= 18 { 12 } else { 15 }, "Hidden Single")
     };
+    let text = board.say(|| {
+        let mut text = String::with_capacity(64);
+        if alone {
+            push_cell(&mut text, c);
+            text.push_str(" is the last empty cell of ");
+            push_house(&mut text, h);
+            text.push_str(": it takes ");
+            text.push(digit_char);
+        } else {
+            text.push_str("In ");
+            push_house(&mut text, h);
+            text.push_str(", ");
+            text.push(digit_char);
+            text.push_str(" can only go in ");
+            push_cell(&mut text, c);
+            text.push_str(": hidden single");
+        }
+        text
+    });
     Step {
         technique,
         rating: Rating(rating),
         placements: vec![(cell(c), digit(d))],
         eliminations: vec![],
-        cells: vec![cell(c)],
-        houses: vec![house(h)],
+        cells: board.show(|| vec![cell(c)]),
+        houses: board.show(|| vec![house(h)]),
         text,
     }
 }
@@ -119,16 +126,16 @@ pub fn naked_single(board: &Board) -> Option<Step> {
                 rating: Rating(23),
                 placements: vec![(cell(i), digit(d))],
                 eliminations: vec![],
-                cells: vec![cell(i)],
+                cells: board.show(|| vec![cell(i)]),
                 houses: vec![],
-                text: {
+                text: board.say(|| {
                     let mut t = String::with_capacity(48);
                     push_cell(&mut t, i);
                     t.push_str(" has only one candidate left, ");
                     t.push((b'1' + d as u8) as char);
                     t.push_str(": naked single");
                     t
-                },
+                }),
             }
         })
 }

@@ -151,9 +151,11 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
             if elims.is_empty() {
                 return None;
             }
-            let cells: Vec<Cell> = bits(union)
-                .map(|k| cell(HOUSE_CELLS[h][k] as usize))
-                .collect();
+            let cells: Vec<Cell> = board.show(|| {
+                bits(union)
+                    .map(|k| cell(HOUSE_CELLS[h][k] as usize))
+                    .collect()
+            });
             if direct {
                 for d in bits(0x1FF & !digits) {
                     if pos[d].count_ones() > 1 && (pos[d] & !union).count_ones() == 1 {
@@ -164,7 +166,7 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
                         } else {
                             ("Direct Hidden Triplet", 25)
                         };
-                        let text = format!(
+                        let text = board.say(|| format!(
                             "In {}, digits {} can only go in {}: hidden set; so those cells lose {}, \
                              and {} can only go in {}",
                             house(h),
@@ -173,7 +175,7 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
                             super::elim_list(&elims),
                             d + 1,
                             cell(c)
-                        );
+                        ));
                         return Some(Step {
                             technique,
                             rating: Rating(rating),
@@ -181,7 +183,7 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
                             placements: vec![(cell(c), digit(d))],
                             eliminations: vec![],
                             cells,
-                            houses: vec![house(h)],
+                            houses: board.show(|| vec![house(h)]),
                             text,
                         });
                     }
@@ -193,21 +195,23 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
                 3 => ("Hidden Triplet", 40),
                 _ => ("Hidden Quad", 54),
             };
-            let text = format!(
-                "In {}, digits {} can only go in {}: {}; remove {}",
-                house(h),
-                super::digit_list(digits),
-                super::cell_list(&cells),
-                technique.to_lowercase(),
-                super::elim_list(&elims)
-            );
+            let text = board.say(|| {
+                format!(
+                    "In {}, digits {} can only go in {}: {}; remove {}",
+                    house(h),
+                    super::digit_list(digits),
+                    super::cell_list(&cells),
+                    technique.to_lowercase(),
+                    super::elim_list(&elims)
+                )
+            });
             Some(Step {
                 technique,
                 rating: Rating(rating),
                 placements: vec![],
                 eliminations: elims,
                 cells,
-                houses: vec![house(h)],
+                houses: board.show(|| vec![house(h)]),
                 text,
             })
         });
@@ -238,11 +242,12 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
             if union.count_ones() as usize != degree {
                 return None;
             }
-            let chosen: Vec<usize> = bits(pick).map(|k| candidates[k]).collect();
+            // The chosen cells, as a mask over the house.
+            let chosen: u16 = bits(pick).fold(0, |m, k| m | 1 << picked.items[k]);
             let mut elims: Vec<(Cell, Digit)> = Vec::new();
-            for &c in &HOUSE_CELLS[h] {
+            for (k, &c) in HOUSE_CELLS[h].iter().enumerate() {
                 let c = c as usize;
-                if chosen.contains(&c) {
+                if chosen >> k & 1 == 1 {
                     continue;
                 }
                 for d in bits(board.cands[c] & union) {
@@ -257,22 +262,24 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
                 3 => ("Naked Triplet", 36),
                 _ => ("Naked Quad", 50),
             };
-            let cells: Vec<Cell> = chosen.iter().map(|&c| cell(c)).collect();
-            let text = format!(
-                "In {}, cells {} hold only the digits {}: {}; remove {}",
-                house(h),
-                super::cell_list(&cells),
-                super::digit_list(union),
-                technique.to_lowercase(),
-                super::elim_list(&elims)
-            );
+            let cells: Vec<Cell> = board.show(|| bits(pick).map(|k| cell(candidates[k])).collect());
+            let text = board.say(|| {
+                format!(
+                    "In {}, cells {} hold only the digits {}: {}; remove {}",
+                    house(h),
+                    super::cell_list(&cells),
+                    super::digit_list(union),
+                    technique.to_lowercase(),
+                    super::elim_list(&elims)
+                )
+            });
             Some(Step {
                 technique,
                 rating: Rating(rating),
                 placements: vec![],
                 eliminations: elims,
                 cells,
-                houses: vec![house(h)],
+                houses: board.show(|| vec![house(h)]),
                 text,
             })
         });

@@ -62,7 +62,8 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                 } else {
                     ("XY-Wing", 42)
                 };
-                let text = format!(
+                let text = board.say(|| {
+                    format!(
                     "{}: pivot {} ({}) with pincers {} ({}) and {} ({}); whichever holds, {} is in a \
                      pincer{}, so remove it from {}",
                     technique,
@@ -75,13 +76,14 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                     zd + 1,
                     if xyz { " or the pivot" } else { "" },
                     super::elim_list(&elims)
-                );
+                    )
+                });
                 return Some(Step {
                     technique,
                     rating: Rating(rating),
                     placements: vec![],
                     eliminations: elims,
-                    cells: vec![cell(p), cell(a), cell(b)],
+                    cells: board.show(|| vec![cell(p), cell(a), cell(b)]),
                     houses: vec![],
                     text,
                 });
