@@ -3,7 +3,7 @@
 //! in one box, so the rest of the box loses it (2.8). The direct forms (1.7 and 1.9) are those
 //! whose eliminations leave a hidden single in another house of the first kind; they place it.
 
-use super::{cell, digit, house, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK};
+use super::{cell, digit, house, Board, Rating, Step, HOUSE_CELLS, HOUSE_MASK};
 use crate::bitset::{Cell, Digit};
 
 /// Pairs of crossing houses in SE's order: (box, column), (box, row), (column, box), (row, box),
@@ -35,35 +35,82 @@ pub(crate) fn crosses(a: usize, b: usize) -> bool {
 
 /// The first pointing or claiming step (`direct`: only those that give a hidden single).
 pub fn locking(board: &Board, direct: bool) -> Option<Step> {
-    // Cells holding each digit, as masks over the 81 cells: each crossing is then three mask
-    // tests (this rule runs twice per step, `benches/logic.rs`).
-    let mut cand = [0u128; 9];
-    for c in 0..81 {
-        for d in super::bits(board.cands[c]) {
-            cand[d] |= 1 << c;
-        }
-    }
-    // Each house is looked at once per digit: a box whose places lie in one row or column
-    // (pointing), a line whose places lie in one box (claiming). The hits are then taken in SE's
-    // order of crossings (box-column, box-row, column-box, row-box pairs, each by first house,
-    // then second) and digits: `key` below is that order.
-    let mut hits = [(0u16, 0u8, 0u8, 0u8); 2 * 27 * 9];
-    let mut n = 0;
-    for d in 0..9 {
-        let cd = cand[d];
-        for h1 in 0..27 {
-            let m1 = HOUSE_MASK[h1];
-            let inside = cd & m1;
-            // Two places or more.
-            if inside & inside.wrapping_sub(1) == 0 {
+    Locks::new(board).step(board, direct)
+}
+
+/// The locked candidates of one board, found once for both forms of the rule ([`locking`]
+/// with `direct` and without): the grader asks for the direct ones first, then, if four other
+/// rules find nothing either, the others, on the same board.
+pub(crate) struct Locks {
+    /// The places of each digit in each row (bit k for column k).
+    rows: [[u16; 9]; 9],
+    /// (SE's order, digit, house, crossing house), sorted.
+    hits: [(u16, u8, u8, u8); 27 * 9],
+    n: usize,
+}
+
+impl Locks {
+    pub(crate) fn new(board: &Board) -> Locks {
+        // The places of each digit in each house (bit k for the house's k-th cell), from one pass
+        // over the cells: each house and digit is then a few tests on 9-bit masks (this rule runs
+        // twice per step, `benches/logic.rs`).
+        let mut pos = [[0u16; 9]; 27];
+        for c in 0..81 {
+            let m = board.cands[c];
+            if m == 0 {
                 continue;
             }
-            let first = inside.trailing_zeros() as usize;
-            let [row, col, bx] = CELL_HOUSES[first].map(usize::from);
-            let targets: &[usize] = if h1 >= 18 { &[col, row] } else { &[bx] };
-            for &h2 in targets {
-                let m2 = HOUSE_MASK[h2];
-                if inside & !m2 != 0 || cd & m2 & !m1 == 0 {
+            let (r, col) = (c / 9, c % 9);
+            let (b, k) = ((r / 3) * 3 + col / 3, (r % 3) * 3 + col % 3);
+            for d in super::bits(m) {
+                pos[r][d] |= 1 << col;
+                pos[9 + col][d] |= 1 << r;
+                pos[18 + b][d] |= 1 << k;
+            }
+        }
+        // Each house is looked at once per digit: a box whose places lie in one row or column
+        // (pointing), a line whose places lie in one box (claiming), where the crossing house has
+        // places outside. The hits are then taken in SE's order of crossings (box-column, box-row,
+        // column-box, row-box pairs, each by first house, then second) and digits: `key` below is
+        // that order.
+        let mut hits = [(0u16, 0u8, 0u8, 0u8); 27 * 9];
+        let mut n = 0;
+        for h1 in 0..27 {
+            for d in 0..9 {
+                let p = pos[h1][d];
+                // Two places or more.
+                if p & p.wrapping_sub(1) == 0 {
+                    continue;
+                }
+                let low = p.trailing_zeros() as usize;
+                // The crossing house, and the digit's places there outside `h1`.
+                let (h2, outside) = if h1 >= 18 {
+                    let b = h1 - 18;
+                    let (i, j) = (low / 3, low % 3);
+                    if p & !(0o111 << j) == 0 {
+                        let col = 3 * (b % 3) + j;
+                        (9 + col, pos[9 + col][d] & !(7 << (3 * (b / 3))))
+                    } else if p & !(7 << (3 * i)) == 0 {
+                        let row = 3 * (b / 3) + i;
+                        (row, pos[row][d] & !(7 << (3 * (b % 3))))
+                    } else {
+                        continue;
+                    }
+                } else {
+                    let s = low / 3;
+                    if p & !(7 << (3 * s)) != 0 {
+                        continue;
+                    }
+                    if h1 < 9 {
+                        let b = 3 * (h1 / 3) + s;
+                        (18 + b, pos[18 + b][d] & !(7 << (3 * (h1 % 3))))
+                    } else {
+                        let col = h1 - 9;
+                        let b = 3 * s + col / 3;
+                        (18 + b, pos[18 + b][d] & !(0o111 << (col % 3)))
+                    }
+                };
+                if outside == 0 {
                     continue;
                 }
                 let key = match (h1 / 9, h2 / 9) {
@@ -76,48 +123,51 @@ pub fn locking(board: &Board, direct: bool) -> Option<Step> {
                 n += 1;
             }
         }
+        hits[..n].sort_unstable();
+        let mut rows = [[0u16; 9]; 9];
+        rows.copy_from_slice(&pos[..9]);
+        Locks { rows, hits, n }
     }
-    let hits = &mut hits[..n];
-    hits.sort_unstable();
-    for &(_, d, h1, h2) in hits.iter() {
-        let (d, h1, h2) = (d as usize, h1 as usize, h2 as usize);
-        let (m1, m2) = (HOUSE_MASK[h1], HOUSE_MASK[h2]);
-        let placement = if direct {
-            match following_hidden_single(&cand, h1, m2, d) {
-                Some(p) => Some(p),
-                None => continue,
-            }
-        } else {
-            None
-        };
-        let removed = cand[d] & m2 & !m1;
-        let elims: Vec<(Cell, Digit)> = HOUSE_CELLS[h2]
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| removed >> c & 1 == 1)
-            .map(|c| (cell(c), digit(d)))
-            .collect();
-        return Some(make_step(board, h1, h2, d, elims, placement));
+
+    /// The first hit as a step (`direct`: the first that gives a hidden single).
+    pub(crate) fn step(&self, board: &Board, direct: bool) -> Option<Step> {
+        for &(_, d, h1, h2) in &self.hits[..self.n] {
+            let (d, h1, h2) = (d as usize, h1 as usize, h2 as usize);
+            let (m1, m2) = (HOUSE_MASK[h1], HOUSE_MASK[h2]);
+            // Cells holding d, as a mask over the 81 cells.
+            let cd = (0..9).fold(0u128, |m, r| m | u128::from(self.rows[r][d]) << (9 * r));
+            let placement = if direct {
+                match following_hidden_single(cd, h1, m2) {
+                    Some(p) => Some(p),
+                    None => continue,
+                }
+            } else {
+                None
+            };
+            let removed = cd & m2 & !m1;
+            let elims: Vec<(Cell, Digit)> = HOUSE_CELLS[h2]
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| removed >> c & 1 == 1)
+                .map(|c| (cell(c), digit(d)))
+                .collect();
+            return Some(make_step(board, h1, h2, d, elims, placement));
+        }
+        None
     }
-    None
 }
 
-/// A house of `h1`'s kind, other than `h1`, crossing `h2` (cells `m2`), where `d` (places
-/// `cand[d]`) has more than one place and exactly one outside `h2`: the hidden single left once
-/// the places in `h2` are removed.
-fn following_hidden_single(
-    cand: &[u128; 9],
-    h1: usize,
-    m2: u128,
-    d: usize,
-) -> Option<(usize, usize)> {
+/// A house of `h1`'s kind, other than `h1`, crossing `h2` (cells `m2`), where the digit (places
+/// `cd`) has more than one place and exactly one outside `h2`: the hidden single left once the
+/// places in `h2` are removed.
+fn following_hidden_single(cd: u128, h1: usize, m2: u128) -> Option<(usize, usize)> {
     let kind = h1 / 9;
     for h3 in kind * 9..kind * 9 + 9 {
         let m3 = HOUSE_MASK[h3];
         if h3 == h1 || m3 & m2 == 0 {
             continue;
         }
-        let pos = cand[d] & m3;
+        let pos = cd & m3;
         if pos & pos.wrapping_sub(1) == 0 {
             continue;
         }

@@ -475,11 +475,13 @@ fn basic_step(board: &Board) -> Option<Step> {
         };
     }
     try_technique!(singles::full_house_or_hidden_single(board));
-    try_technique!(intersections::locking(board, true));
+    // Both forms of locked candidates come from one search of the board.
+    let locks = intersections::Locks::new(board);
+    try_technique!(locks.step(board, true));
     try_technique!(subsets::hidden_set(board, 2, true));
     try_technique!(singles::naked_single(board));
     try_technique!(subsets::hidden_set(board, 3, true));
-    try_technique!(intersections::locking(board, false));
+    try_technique!(locks.step(board, false));
     try_technique!(subsets::naked_set(board, 2));
     try_technique!(fish::fish(board, 2));
     try_technique!(subsets::hidden_set(board, 2, false));
