@@ -3,13 +3,17 @@
 //! 3.2), Swordfish (3, 3.8), Jellyfish (4, 5.2).
 
 use super::subsets::{small_unions, Picked};
-use super::{bits, cell, digit, house, Board, Rating, Step};
+use super::{bits, cell, digit, house, Board, Places, Rating, Step};
 use crate::bitset::{Cell, Digit};
 
 /// The first fish of size `degree`: digits in increasing order, rows as base lines first.
 pub fn fish(board: &Board, degree: usize) -> Option<Step> {
-    // Places of every digit in every row and column, once (rows 0-8, columns 9-17).
-    let places: [[u16; 9]; 18] = std::array::from_fn(|h| board.house_positions(h));
+    fish_in(board, &board.places(), degree)
+}
+
+/// [`fish`] on a board with these places ([`Board::places`]; rows 0-8 and columns 9-17 are
+/// used).
+pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<Step> {
     for d in 0..9 {
         for rows_base in [true, false] {
             // lines[k]: the cover indices where d is a candidate in base line k.

@@ -3,7 +3,7 @@
 //! in one box, so the rest of the box loses it (2.8). The direct forms (1.7 and 1.9) are those
 //! whose eliminations leave a hidden single in another house of the first kind; they place it.
 
-use super::{cell, digit, house, Board, Rating, Step, HOUSE_CELLS, HOUSE_MASK};
+use super::{cell, digit, house, Board, Places, Rating, Step, HOUSE_CELLS, HOUSE_MASK};
 use crate::bitset::{Cell, Digit};
 
 /// Pairs of crossing houses in SE's order: (box, column), (box, row), (column, box), (row, box),
@@ -35,7 +35,7 @@ pub(crate) fn crosses(a: usize, b: usize) -> bool {
 
 /// The first pointing or claiming step (`direct`: only those that give a hidden single).
 pub fn locking(board: &Board, direct: bool) -> Option<Step> {
-    Locks::new(board).step(board, direct)
+    Locks::new(&board.places()).step(board, direct)
 }
 
 /// The locked candidates of one board, found once for both forms of the rule ([`locking`]
@@ -50,24 +50,8 @@ pub(crate) struct Locks {
 }
 
 impl Locks {
-    pub(crate) fn new(board: &Board) -> Locks {
-        // The places of each digit in each house (bit k for the house's k-th cell), from one pass
-        // over the cells: each house and digit is then a few tests on 9-bit masks (this rule runs
-        // twice per step, `benches/logic.rs`).
-        let mut pos = [[0u16; 9]; 27];
-        for c in 0..81 {
-            let m = board.cands[c];
-            if m == 0 {
-                continue;
-            }
-            let (r, col) = (c / 9, c % 9);
-            let (b, k) = ((r / 3) * 3 + col / 3, (r % 3) * 3 + col % 3);
-            for d in super::bits(m) {
-                pos[r][d] |= 1 << col;
-                pos[9 + col][d] |= 1 << r;
-                pos[18 + b][d] |= 1 << k;
-            }
-        }
+    /// The locked candidates of a board with these places ([`Board::places`]).
+    pub(crate) fn new(pos: &Places) -> Locks {
         // Each house is looked at once per digit: a box whose places lie in one row or column
         // (pointing), a line whose places lie in one box (claiming), where the crossing house has
         // places outside. The hits are then taken in SE's order of crossings (box-column, box-row,

@@ -320,6 +320,25 @@ impl Board {
         m
     }
 
+    /// [`Board::house_positions`] of every house: one pass over the cells.
+    pub(crate) fn places(&self) -> Places {
+        let mut pos = [[0u16; 9]; 27];
+        for c in 0..81 {
+            let m = self.cands[c];
+            if m == 0 {
+                continue;
+            }
+            let (r, col) = (c / 9, c % 9);
+            let (b, k) = ((r / 3) * 3 + col / 3, (r % 3) * 3 + col % 3);
+            for d in bits(m) {
+                pos[r][d] |= 1 << col;
+                pos[9 + col][d] |= 1 << r;
+                pos[18 + b][d] |= 1 << k;
+            }
+        }
+        pos
+    }
+
     /// [`Board::positions`] of every digit in house `h` at once: one pass over its cells.
     #[inline]
     pub(crate) fn house_positions(&self, h: usize) -> [u16; 9] {
@@ -360,6 +379,10 @@ impl Board {
         }
     }
 }
+
+/// The places of each digit in each house: `places[h][d]` has bit `k` set if digit index `d`
+/// is a candidate of the `k`-th cell of house `h` ([`Board::places`]).
+pub(crate) type Places = [[u16; 9]; 27];
 
 /// One deduction: what it places and eliminates, what to look at, and how to say it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -475,25 +498,28 @@ fn basic_step(board: &Board) -> Option<Step> {
         };
     }
     try_technique!(singles::full_house_or_hidden_single(board));
-    // Both forms of locked candidates come from one search of the board.
-    let locks = intersections::Locks::new(board);
+    // The places of each digit in each house, found once for the rules below that need them
+    // (the board does not change until one finds a step); both forms of locked candidates come
+    // from one search.
+    let places = board.places();
+    let locks = intersections::Locks::new(&places);
     try_technique!(locks.step(board, true));
-    try_technique!(subsets::hidden_set(board, 2, true));
+    try_technique!(subsets::hidden_set_in(board, &places, 2, true));
     try_technique!(singles::naked_single(board));
-    try_technique!(subsets::hidden_set(board, 3, true));
+    try_technique!(subsets::hidden_set_in(board, &places, 3, true));
     try_technique!(locks.step(board, false));
     try_technique!(subsets::naked_set(board, 2));
-    try_technique!(fish::fish(board, 2));
-    try_technique!(subsets::hidden_set(board, 2, false));
+    try_technique!(fish::fish_in(board, &places, 2));
+    try_technique!(subsets::hidden_set_in(board, &places, 2, false));
     try_technique!(subsets::naked_set(board, 3));
-    try_technique!(fish::fish(board, 3));
-    try_technique!(subsets::hidden_set(board, 3, false));
+    try_technique!(fish::fish_in(board, &places, 3));
+    try_technique!(subsets::hidden_set_in(board, &places, 3, false));
     try_technique!(wings::xy_wing(board, false));
     try_technique!(wings::xy_wing(board, true));
     try_technique!(uniqueness::unique_loops(board));
     try_technique!(subsets::naked_set(board, 4));
-    try_technique!(fish::fish(board, 4));
-    try_technique!(subsets::hidden_set(board, 4, false));
+    try_technique!(fish::fish_in(board, &places, 4));
+    try_technique!(subsets::hidden_set_in(board, &places, 4, false));
     try_technique!(uniqueness::bug(board));
     // Not `chain_step`: `grade` checks uniqueness before the costly chain rules (and once
     // called them twice when they found nothing); `next_step_unchecked` adds them itself.

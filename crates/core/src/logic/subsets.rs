@@ -4,7 +4,7 @@
 //! triple 4.0, quad 5.4). A direct hidden set (pair 2.0, triple 2.5) is one whose eliminations
 //! leave a hidden single in the same house; it places that digit.
 
-use super::{bits, cell, digit, house, Board, Rating, Step, HOUSE_CELLS, SE_BCR};
+use super::{bits, cell, digit, house, Board, Places, Rating, Step, HOUSE_CELLS, SE_BCR};
 use crate::bitset::{Cell, Digit};
 
 /// Calls `f` on every `k`-subset of `0..n` (as a bit mask), in lexicographic order, until it
@@ -121,13 +121,23 @@ impl Picked {
 
 /// The first hidden set of `degree` digits (`direct`: only one that gives a hidden single).
 pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
+    hidden_set_in(board, &board.places(), degree, direct)
+}
+
+/// [`hidden_set`] on a board with these places ([`Board::places`]).
+pub(crate) fn hidden_set_in(
+    board: &Board,
+    places: &Places,
+    degree: usize,
+    direct: bool,
+) -> Option<Step> {
     for &h in &SE_BCR {
         let h = h as usize;
         let empty = board.empty_count(h) as usize;
         if !(empty > degree * 2 || (direct && empty > degree)) {
             continue;
         }
-        let pos: [u16; 9] = board.house_positions(h);
+        let pos = &places[h];
         // Only digits with 1 to `degree` places can be in a hidden set of `degree` digits; the
         // combinations of those keep SE's order (increasing digits).
         let picked = Picked::new(|d| {
