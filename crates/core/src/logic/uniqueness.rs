@@ -26,6 +26,7 @@
 use super::subsets::combinations;
 use super::{
     bits, cell, digit, house, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK, PEERS,
+    PEER_MASK,
 };
 use crate::bitset::{Cell, Digit};
 
@@ -224,24 +225,30 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
     let mut found: Vec<Ul> = Vec::new();
     let mut budget = LOOP_BUDGET;
     let mut cand = [0u128; 9];
-    for c in 0..81 {
-        for d in bits(board.cands[c]) {
-            cand[d] |= 1 << c;
-        }
-    }
+    // The cells with two candidates, the starts of the searches, in order.
+    let mut bivalue = Vec::with_capacity(81);
     for c in 0..81 {
         let m = board.cands[c];
-        if m.count_ones() != 2 {
-            continue;
+        for d in bits(m) {
+            cand[d] |= 1 << c;
         }
-        let mut results = Vec::new();
-        let mut path = Vec::new();
+        if m.count_ones() == 2 {
+            bivalue.push(c);
+        }
+    }
+    let mut results = Vec::new();
+    let mut path = Vec::with_capacity(81);
+    for &c in &bivalue {
+        let m = board.cands[c];
+        results.clear();
         let (a, b) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
         // Plain {a, b} cells before the start are left out: a loop through one was already
         // found from that cell, and SE keeps only the first of equal loops.
-        let plain_before = (0..c)
-            .filter(|&o| board.cands[o] == m)
-            .fold(0u128, |acc, o| acc | 1 << o);
+        let plain_before = bivalue
+            .iter()
+            .take_while(|&&o| o < c)
+            .filter(|&&o| board.cands[o] == m)
+            .fold(0u128, |acc, &o| acc | 1 << o);
         let has_both = cand[a] & cand[b] & !plain_before;
         check_for_loops(
             board,
@@ -257,8 +264,8 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
             &mut results,
             &mut budget,
         );
-        for lp in results {
-            loop_hints(board, &lp, m, &mut found);
+        for lp in &results {
+            loop_hints(board, lp, m, &mut found);
         }
     }
     let best = found
@@ -285,7 +292,7 @@ fn loop_hints(board: &Board, lp: &[usize], both: u16, out: &mut Vec<Ul>) {
         .collect();
     let len = lp.len();
     let base = base_rating(len);
-    let cells: Vec<Cell> = lp.iter().map(|&c| cell(c)).collect();
+    let cells: Vec<Cell> = board.show(|| lp.iter().map(|&c| cell(c)).collect());
     let (v1, v2) = {
         let mut it = bits(both);
         (it.next().unwrap_or(0), it.next().unwrap_or(0))
@@ -300,34 +307,34 @@ fn loop_hints(board: &Board, lp: &[usize], both: u16, out: &mut Vec<Ul>) {
             what
         )
     };
-    let push =
-        |out: &mut Vec<Ul>, kind: u8, rating: u16, elims: Vec<(Cell, Digit)>, what: String| {
-            if elims.is_empty() {
-                return;
-            }
-            out.push(Ul {
-                rating,
-                kind,
-                technique: name(len, kind),
-                text: describe(format!("{what}; remove {}", super::elim_list(&elims))),
-                cells: cells.clone(),
-                placements: vec![],
-                elims,
-            });
-        };
+    let push = |out: &mut Vec<Ul>,
+                kind: u8,
+                rating: u16,
+                elims: Vec<(Cell, Digit)>,
+                what: &dyn Fn() -> String| {
+        if elims.is_empty() {
+            return;
+        }
+        out.push(Ul {
+            rating,
+            kind,
+            technique: name(len, kind),
+            text: board
+                .say(|| describe(format!("{}; remove {}", what(), super::elim_list(&elims)))),
+            cells: cells.clone(),
+            placements: vec![],
+            elims,
+        });
+    };
     match extra.len() {
         1 => {
             let r = extra[0];
             let elims = bits(board.cands[r] & both)
                 .map(|d| (cell(r), digit(d)))
                 .collect();
-            push(
-                out,
-                1,
-                base,
-                elims,
-                format!("so {} cannot be {} or {}", cell(r), v1 + 1, v2 + 1),
-            );
+            push(out, 1, base, elims, &|| {
+                format!("so {} cannot be {} or {}", cell(r), v1 + 1, v2 + 1)
+            });
         }
         n if n > 2 => type2(board, &extra, both, out, base, &push),
         2 => {
@@ -344,32 +351,31 @@ fn loop_hints(board: &Board, lp: &[usize], both: u16, out: &mut Vec<Ul>) {
     }
 }
 
-type Push<'a> = dyn Fn(&mut Vec<Ul>, u8, u16, Vec<(Cell, Digit)>, String) + 'a;
+/// Records a hint of a loop: its type, rating, eliminations and (made only if the board is
+/// explained) what it says.
+type Push<'a> = dyn Fn(&mut Vec<Ul>, u8, u16, Vec<(Cell, Digit)>, &dyn Fn() -> String) + 'a;
 
 fn type2(board: &Board, extra: &[usize], both: u16, out: &mut Vec<Ul>, base: u16, push: &Push) {
     let value = (board.cands[extra[0]] & !both).trailing_zeros() as usize;
     if value >= 9 {
         return;
     }
+    // The cells holding the value that see every rescue cell (none of which is its own peer).
+    let mut seen_by_all = extra.iter().fold(!0u128, |m, &e| m & PEER_MASK[e]);
+    seen_by_all &= (0..81).fold(0u128, |m, o| {
+        m | u128::from(board.cands[o] >> value & 1) << o
+    });
     let elims: Vec<(Cell, Digit)> = (0..81)
-        .filter(|&o| {
-            !extra.contains(&o)
-                && board.cands[o] >> value & 1 == 1
-                && extra.iter().all(|&e| PEERS[e].contains(&(o as u8)))
-        })
+        .filter(|&o| seen_by_all >> o & 1 == 1)
         .map(|o| (cell(o), digit(value)))
         .collect();
-    push(
-        out,
-        2,
-        base,
-        elims,
+    push(out, 2, base, elims, &|| {
         format!(
             "one of {} is {}",
             super::cell_list(&extra.iter().map(|&c| cell(c)).collect::<Vec<_>>()),
             value + 1
-        ),
-    );
+        )
+    });
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -439,11 +445,7 @@ fn type3(
                             bits(board.cands[o] & union).map(move |d| (cell(o), digit(d)))
                         })
                         .collect();
-                    push(
-                        out,
-                        3,
-                        base + degree as u16 - 1,
-                        elims,
+                    push(out, 3, base + degree as u16 - 1, elims, &|| {
                         format!(
                             "so {} or {} holds one of {}, which makes a naked set {} with {} in {}",
                             cell(c1),
@@ -452,8 +454,8 @@ fn type3(
                             super::digit_list(union),
                             super::cell_list(&others.iter().map(|&c| cell(c)).collect::<Vec<_>>()),
                             house(h)
-                        ),
-                    );
+                        )
+                    });
                     None::<()>
                 });
             }
@@ -484,11 +486,7 @@ fn type3(
                                 bits(board.cands[o] & !values).map(move |d| (cell(o), digit(d)))
                             })
                             .collect();
-                        push(
-                            out,
-                            3,
-                            base + idx.count_ones() as u16 - 1,
-                            elims,
+                        push(out, 3, base + idx.count_ones() as u16 - 1, elims, &|| {
                             format!(
                                 "so {} or {} holds one of {}, and digits {} form a hidden set in {}",
                                 cell(c1),
@@ -496,8 +494,8 @@ fn type3(
                                 super::digit_list(extra),
                                 super::digit_list(values),
                                 house(h)
-                            ),
-                        );
+                            )
+                        });
                         None::<()>
                     });
                 }
@@ -542,11 +540,7 @@ fn type4(
         .filter(|&c| board.cands[c] >> rem & 1 == 1)
         .map(|c| (cell(c), digit(rem)))
         .collect();
-    push(
-        out,
-        4,
-        base,
-        elims,
+    push(out, 4, base, elims, &|| {
         format!(
             "in {}, {} can only go in {} or {}, so neither can be {}",
             house(h),
@@ -554,8 +548,8 @@ fn type4(
             cell(c1),
             cell(c2),
             rem + 1
-        ),
-    );
+        )
+    });
 }
 
 /// The first BUG step, as SE finds it.
