@@ -141,6 +141,19 @@ static PEER_PARTS: std::sync::LazyLock<[[u128; 3]; 81]> = std::sync::LazyLock::n
     })
 });
 
+/// Whether a node with identity `id` is an ancestor of node `n` (SE's `isParent`).
+fn is_ancestor(nodes: &[Node], n: u32, id: usize) -> bool {
+    let mut k = nodes[n as usize].parent;
+    while k != NONE {
+        let nd = nodes[k as usize];
+        if ident(nd.pot, nd.on) == id {
+            return true;
+        }
+        k = nd.parent;
+    }
+    false
+}
+
 struct Search<'a> {
     board: &'a Board,
     links: &'a Links,
@@ -158,6 +171,8 @@ struct Search<'a> {
     y: bool,
     x: bool,
     out: Vec<u16>,
+    /// The end nodes of the cycles the last [`Search::cycles`] found.
+    ends: Vec<u32>,
     /// Nodes deeper than this are not made: they could only give chains rated above the best
     /// found so far (a node at depth d lies on a chain of at least d distinct nodes).
     max_depth: u16,
@@ -176,6 +191,7 @@ impl<'a> Search<'a> {
             y,
             x,
             out: Vec::with_capacity(32),
+            ends: Vec::new(),
             max_depth: u16::MAX,
         }
     }
@@ -210,19 +226,6 @@ impl<'a> Search<'a> {
             depth,
         });
         (self.nodes.len() - 1) as u32
-    }
-
-    /// Whether a node with identity `id` is an ancestor of node `n` (SE's `isParent`).
-    fn is_ancestor(&self, n: u32, id: usize) -> bool {
-        let mut k = self.nodes[n as usize].parent;
-        while k != NONE {
-            let nd = self.nodes[k as usize];
-            if ident(nd.pot, nd.on) == id {
-                return true;
-            }
-            k = nd.parent;
-        }
-        false
     }
 
     /// Whether the loop ending at node `end` eliminates anything: a candidate outside the loop
@@ -282,14 +285,17 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// SE's `doCycles` from `source` (on): the end nodes of the cycles back to `source`.
+    /// SE's `doCycles` from `source` (on): the end nodes of the cycles back to `source`, in
+    /// `self.ends`.
     ///
     /// `keep_off`: per digit, the cells whose off potential forces something with this search's
     /// links ([`Links::live_off`]); the others are dead ends, left out.
-    fn cycles(&mut self, source: u16, keep_off: &[u128; 9]) -> Vec<u32> {
+    fn cycles(&mut self, source: u16, keep_off: &[u128; 9]) {
         // The hot path of the cycle searches (`benches/logic.rs`, band diabolical): links are
-        // taken straight from the masks, in SE's order, without a buffer in between.
+        // taken straight from the masks, in SE's order, without a buffer in between, and a
+        // search makes only some fifteen nodes on average, so it is kept free of calls.
         self.reset();
+        self.ends.clear();
         let (l, sc, sd) = (self.links, source as usize / 9, source as usize % 9);
         // The off potentials that force the source, closing a cycle: the only ones made again
         // once seen.
@@ -302,19 +308,25 @@ impl<'a> Search<'a> {
         }
         let (y, x, max_depth) = (self.y, self.x, self.max_depth);
         let cands = &self.board.cands;
-        let mut found = Vec::new();
-        let s = self.push(source, true, NONE);
-        self.mark(source, true);
+        let nodes = &mut self.nodes;
+        let [seen_off, seen_on] = &mut self.seen;
+        nodes.push(Node {
+            pot: source,
+            on: true,
+            parent: NONE,
+            depth: 0,
+        });
+        seen_on[sd] |= 1 << sc;
         let mut on_layer = std::mem::take(&mut self.pending_on);
         let mut off_layer = std::mem::take(&mut self.pending_off);
         on_layer.clear();
-        on_layer.push(s);
+        on_layer.push(0);
         let mut length = 0;
         while !on_layer.is_empty() {
             length += 2;
             off_layer.clear();
             for &p in &on_layer {
-                let Node { pot, depth, .. } = self.nodes[p as usize];
+                let Node { pot, depth, .. } = nodes[p as usize];
                 if depth >= max_depth {
                     continue;
                 }
@@ -322,65 +334,83 @@ impl<'a> Search<'a> {
                 // SE follows every path to an off potential, not only the first. A repeat makes
                 // the same on potentials as the first (already seen), so it only matters if it
                 // leads back to the source, closing a cycle: unseen potentials and closers only.
-                let wanted =
-                    |v: usize, seen: &[[u128; 9]; 2]| keep_off[v] & (!seen[0][v] | closers[v]);
-                let mut off = |q: u16, search: &mut Search| {
-                    if !search.is_seen(q, false) {
-                        let n = search.push(q, false, p);
-                        off_layer.push(n);
-                        search.mark(q, false);
-                    } else if !search.is_ancestor(p, ident(q, false)) {
-                        let n = search.push(q, false, p);
-                        off_layer.push(n);
-                    }
-                };
+                macro_rules! off {
+                    ($oc:expr, $od:expr) => {{
+                        let (oc, od): (usize, usize) = ($oc, $od);
+                        let q = (oc * 9 + od) as u16;
+                        let fresh = seen_off[od] >> oc & 1 == 0;
+                        if fresh || !is_ancestor(nodes, p, ident(q, false)) {
+                            off_layer.push(nodes.len() as u32);
+                            nodes.push(Node {
+                                pot: q,
+                                on: false,
+                                parent: p,
+                                depth: depth + 1,
+                            });
+                            seen_off[od] |= 1 << oc;
+                        }
+                    }};
+                }
                 if y {
                     for v in super::bits(cands[c] & !(1 << d)) {
-                        if wanted(v, &self.seen) >> c & 1 == 1 {
-                            off((c * 9 + v) as u16, self);
+                        if (keep_off[v] & (!seen_off[v] | closers[v])) >> c & 1 == 1 {
+                            off!(c, v);
                         }
                     }
                 }
-                let keep = l.cand[d] & wanted(d, &self.seen);
+                let keep = l.cand[d] & keep_off[d] & (!seen_off[d] | closers[d]);
                 for part in PEER_PARTS[c] {
                     let mut m = part & keep;
                     while m != 0 {
-                        off((m.trailing_zeros() as usize * 9 + d) as u16, self);
+                        off!(m.trailing_zeros() as usize, d);
                         m &= m - 1;
                     }
                 }
             }
             on_layer.clear();
             for &p in &off_layer {
-                let Node { pot, depth, .. } = self.nodes[p as usize];
+                let Node { pot, depth, .. } = nodes[p as usize];
                 if depth >= max_depth {
                     continue;
                 }
                 let pi = pot as usize;
-                let mut on = |q: u16, search: &mut Search| {
-                    if length >= 4 && q == source {
-                        let n = search.push(q, true, p);
-                        found.push(n);
-                    }
-                    if !search.is_seen(q, true) {
-                        let n = search.push(q, true, p);
-                        search.mark(q, true);
-                        on_layer.push(n);
-                    }
-                };
+                macro_rules! on {
+                    ($q:expr) => {{
+                        let q: u16 = $q;
+                        if length >= 4 && q == source {
+                            self.ends.push(nodes.len() as u32);
+                            nodes.push(Node {
+                                pot: q,
+                                on: true,
+                                parent: p,
+                                depth: depth + 1,
+                            });
+                        }
+                        let (qc, qd) = (q as usize / 9, q as usize % 9);
+                        if seen_on[qd] >> qc & 1 == 0 {
+                            on_layer.push(nodes.len() as u32);
+                            nodes.push(Node {
+                                pot: q,
+                                on: true,
+                                parent: p,
+                                depth: depth + 1,
+                            });
+                            seen_on[qd] |= 1 << qc;
+                        }
+                    }};
+                }
                 if y && l.mate[pi] != NONE16 {
-                    on(l.mate[pi], self);
+                    on!(l.mate[pi]);
                 }
                 if x {
                     for k in 0..l.conj_len[pi] as usize {
-                        on(l.conj[pi][k], self);
+                        on!(l.conj[pi][k]);
                     }
                 }
             }
         }
         self.pending_on = on_layer;
         self.pending_off = off_layer;
-        found
     }
 
     /// SE's `doForcingChains` from `source` (on or off): end nodes that contradict the source,
@@ -1006,11 +1036,12 @@ fn loop_hints(
             let closable = (x && links.conj_len[pot as usize] > 0)
                 || (y && links.mate[pot as usize] != NONE16);
             let ends = if closable && part == Part::Cycles {
-                search.cycles(pot, &live)
+                search.cycles(pot, &live);
+                std::mem::take(&mut search.ends)
             } else {
                 Vec::new()
             };
-            for (k, e) in ends.into_iter().enumerate() {
+            for (k, &e) in ends.iter().enumerate() {
                 // Most loops remove nothing: test that on masks before building the hint.
                 if !search.cycle_removes_something(e) {
                     continue;
@@ -1022,6 +1053,8 @@ fn loop_hints(
                     out.push(f);
                 }
             }
+            // The buffer goes back to the search, for the next source.
+            search.ends = ends;
             if x && part == Part::Chains {
                 for source_on in [true, false] {
                     if !source_on && !closable {
