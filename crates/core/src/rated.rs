@@ -36,7 +36,7 @@
 //! Grading is the cost (digging takes 0.1 ms, grading a diabolical puzzle milliseconds, an
 //! extreme one up to a second), so a candidate is rated with a cap: the solver stops at the
 //! first step rated above the range, which is all a move needs to know to be rejected. A rating
-//! that runs to the end keeps the same tallies as [`grade`], so the found puzzle is not graded
+//! that runs to the end keeps the same tallies as [`rate`], so the found puzzle is not rated
 //! twice.
 
 use std::time::{Duration, Instant};
@@ -48,7 +48,7 @@ use crate::generate::{
     generate_one, is_minimal, run_items, with, without, ConfigError, GenerateConfig, Generated,
 };
 use crate::grid::{Grid, Puzzle};
-use crate::logic::{grade, next_step, Band, Board, Grade, Rating};
+use crate::logic::{next_step, rate, Band, Board, Rating, Summary};
 use crate::solver::Solver;
 
 /// The highest rating the grader gives (the top of [`Band::Extreme`]).
@@ -134,7 +134,7 @@ const MAX_MOVES: usize = 400;
 /// returns (`None`) rather than looping forever.
 const MAX_GRIDS_WITHOUT_DEADLINE: u64 = 10_000;
 
-/// Makes one puzzle whose ER is in `config.rating`, with its grade, or `None` if `deadline`
+/// Makes one puzzle whose ER is in `config.rating`, with its rating ([`Summary`]), or `None` if `deadline`
 /// passes first (or, with no deadline, after 10,000 grids). See the module docs for the search.
 ///
 /// The result has exactly one solution, keeps the config's symmetry and number of givens, and
@@ -155,7 +155,7 @@ pub fn generate_rated<R: RngCore>(
     config: &RatedConfig,
     rng: &mut R,
     deadline: Option<Instant>,
-) -> Option<(Generated, Grade)> {
+) -> Option<(Generated, Summary)> {
     config.validate().expect("a valid rated config");
     let mut grids = 0;
     rated(
@@ -174,7 +174,7 @@ fn rated<R: RngCore>(
     rng: &mut R,
     deadline: Option<Instant>,
     grids: &mut u64,
-) -> Option<(Generated, Grade)> {
+) -> Option<(Generated, Summary)> {
     let base = GenerateConfig {
         band: None,
         ..config.base.clone()
@@ -228,8 +228,8 @@ struct Capped {
     er: Rating,
     /// The empty cells of the position where the first step above the cap was needed.
     stuck: CellSet,
-    /// The full grade, when the rating is at most the cap.
-    grade: Option<Grade>,
+    /// The full rating, when it is at most the cap.
+    grade: Option<Summary>,
 }
 
 impl<'a> Search<'a> {
@@ -239,7 +239,7 @@ impl<'a> Search<'a> {
             config,
             orbits,
             grid: g.solution,
-            rating: rate(&g.puzzle, hi),
+            rating: rate_capped(&g.puzzle, hi),
             p: g.puzzle,
             redig: config.base.givens.is_none() || config.base.minimal,
             givens: config.base.givens.unwrap_or((0, 81)),
@@ -256,7 +256,7 @@ impl<'a> Search<'a> {
         mut self,
         rng: &mut R,
         deadline: Option<Instant>,
-    ) -> Option<(Generated, Grade)> {
+    ) -> Option<(Generated, Summary)> {
         let mut stalled = 0;
         for moves in 0..MAX_MOVES {
             if self.distance(self.rating.er) == 0 {
@@ -279,7 +279,7 @@ impl<'a> Search<'a> {
                 stalled += 1;
                 continue;
             };
-            let r = rate(&q, self.config.rating.1);
+            let r = rate_capped(&q, self.config.rating.1);
             let (before, after) = (self.distance(self.rating.er), self.distance(r.er));
             if after <= before {
                 stalled = if after < before { 0 } else { stalled + 1 };
@@ -295,15 +295,15 @@ impl<'a> Search<'a> {
         None
     }
 
-    /// The found puzzle with its full grade, after the checks the config asks for.
-    fn finish(self) -> Option<(Generated, Grade)> {
+    /// The found puzzle with its full rating, after the checks the config asks for.
+    fn finish(self) -> Option<(Generated, Summary)> {
         let base = &self.config.base;
         if base.minimal && !is_minimal(&self.p, &self.grid) {
             return None;
         }
         let g = match self.rating.grade {
             Some(g) => g,
-            None => grade(&self.p),
+            None => rate(&self.p),
         };
         let (lo, hi) = self.config.rating;
         debug_assert!(
@@ -452,19 +452,22 @@ impl<'a> Search<'a> {
     }
 }
 
-/// Rates `p` (proper) up to `cap`: the full grade if ER is at most `cap`; otherwise stops at
+/// Rates `p` (proper) up to `cap`: the full rating if ER is at most `cap`; otherwise stops at
 /// the first step above `cap` and returns that step's rating, with the cells empty at that point.
 ///
-/// It runs the same steps as [`grade`] ([`next_step`] is its loop body) and keeps the same
-/// tallies, so a complete run gives the grade [`grade`] would (the tests compare them); when no
-/// technique applies it defers to [`grade`] itself for the fallback rating.
-fn rate(p: &Puzzle, cap: Rating) -> Capped {
+/// It runs the same steps as [`rate`] ([`next_step`] on a board whose steps are not put into
+/// words) and keeps the same tallies, so a complete run gives what [`rate`] would (the tests
+/// compare them); when no technique applies it defers to [`rate`] itself for the fallback
+/// rating.
+fn rate_capped(p: &Puzzle, cap: Rating) -> Capped {
     let mut board = Board::new(p);
-    let (mut er, mut ep, mut placed) = (Rating(0), Rating(0), false);
-    let mut steps = Vec::new();
+    board.explain = false;
+    let (mut er, mut ep, mut ed, mut placed) = (Rating(0), Rating(0), Rating(0), false);
+    let mut steps = 0;
+    let mut techniques: Vec<(&'static str, usize)> = Vec::new();
     while !board.is_solved() {
         let Some(step) = next_step(&board) else {
-            let g = grade(p);
+            let g = rate(p);
             return Capped {
                 er: g.er,
                 stuck: !board.to_puzzle().filled() & CellSet::ALL,
@@ -478,28 +481,28 @@ fn rate(p: &Puzzle, cap: Rating) -> Capped {
                 grade: None,
             };
         }
+        if steps == 0 {
+            ed = step.rating;
+        }
         er = er.max(step.rating);
         if !placed {
             ep = ep.max(step.rating);
             placed = !step.placements.is_empty();
         }
-        board.apply(&step);
-        steps.push(step);
-    }
-    let mut techniques: Vec<(&'static str, usize)> = Vec::new();
-    for s in &steps {
-        match techniques.iter_mut().find(|(t, _)| *t == s.technique) {
+        match techniques.iter_mut().find(|(t, _)| *t == step.technique) {
             Some(e) => e.1 += 1,
-            None => techniques.push((s.technique, 1)),
+            None => techniques.push((step.technique, 1)),
         }
+        board.apply(&step);
+        steps += 1;
     }
     Capped {
         er,
         stuck: CellSet::EMPTY,
-        grade: Some(Grade {
+        grade: Some(Summary {
             er,
             ep,
-            ed: steps.first().map_or(Rating(0), |s| s.rating),
+            ed,
             band: Band::of(er),
             solved: true,
             steps,
@@ -558,8 +561,8 @@ fn below<R: RngCore>(rng: &mut R, n: usize) -> usize {
 /// What a rated batch produced.
 #[derive(Clone, Debug)]
 pub struct RatedBatch {
-    /// The puzzles found with their grades, in item order.
-    pub puzzles: Vec<(Generated, Grade)>,
+    /// The puzzles found with their ratings, in item order.
+    pub puzzles: Vec<(Generated, Summary)>,
     /// For each puzzle, its item number: `rng_for(seed, item)` is the stream it came from.
     pub items: Vec<usize>,
     /// How many puzzles were asked for.
