@@ -2,7 +2,7 @@
 //! cell that sees both pincers loses z. XYZ-Wing (4.4): the pivot is {x, y, z}, and the cells
 //! that lose z must also see the pivot.
 
-use super::{cell, digit, sees, Board, Rating, Step, PEERS};
+use super::{cell, digit, Board, Rating, Step, PEERS, PEER_MASK};
 use crate::bitset::{Cell, Digit};
 
 /// The first XY-Wing (`xyz`: XYZ-Wing), pivots in row-major order.
@@ -13,19 +13,23 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
         if pc.count_ones() != pivot_size {
             continue;
         }
-        let wings: Vec<usize> = PEERS[p]
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| {
-                let m = board.cands[c];
-                m.count_ones() == 2
-                    && (if xyz {
-                        m & pc == m
-                    } else {
-                        (m & pc).count_ones() == 1
-                    })
-            })
-            .collect();
+        // The possible pincers, in order, on the stack (this runs at most steps of a hard
+        // puzzle).
+        let mut wings = [0usize; 20];
+        let mut n = 0;
+        for &c in &PEERS[p] {
+            let m = board.cands[c as usize];
+            let fits = if xyz {
+                m & pc == m
+            } else {
+                (m & pc).count_ones() == 1
+            };
+            if m.count_ones() == 2 && fits {
+                wings[n] = c as usize;
+                n += 1;
+            }
+        }
+        let wings = &wings[..n];
         for (i, &a) in wings.iter().enumerate() {
             for &b in &wings[i + 1..] {
                 let (ma, mb) = (board.cands[a], board.cands[b]);
@@ -44,14 +48,14 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                     continue;
                 }
                 let zd = z.trailing_zeros() as usize;
+                // The cells that see both pincers (and the pivot, for XYZ), other than the
+                // pivot, that hold z.
+                let mut seeing = PEER_MASK[a] & PEER_MASK[b] & !(1u128 << p);
+                if xyz {
+                    seeing &= PEER_MASK[p];
+                }
                 let elims: Vec<(Cell, Digit)> = (0..81)
-                    .filter(|&c| {
-                        c != p
-                            && board.cands[c] & z != 0
-                            && sees(c, a)
-                            && sees(c, b)
-                            && (!xyz || sees(c, p))
-                    })
+                    .filter(|&c| seeing >> c & 1 == 1 && board.cands[c] & z != 0)
                     .map(|c| (cell(c), digit(zd)))
                     .collect();
                 if elims.is_empty() {
