@@ -6,6 +6,10 @@
 //! placement, ED the first step. See `docs/logic.md` for each technique, its rating, and where
 //! this differs from SE.
 //!
+//! [`grade`] returns the path with every step put into words (for `shudu explain`); [`rate`]
+//! walks the same path and returns the same ratings without the words, two to three times as
+//! fast on puzzles that singles solve (for rating batches: `shudu grade`, the generator).
+//!
 //! # Example
 //! ```
 //! use shudu_core::{Puzzle, logic::{grade, Band, Rating}};
