@@ -592,8 +592,6 @@ fn chain_depth_xy(l: &Links, source: u16, source_on: bool, max_depth: u16) -> Op
 /// potentials first reached at each depth) are kept by the caller, which may run many sources
 /// side by side ([`shortest_xy_chains`]).
 struct HalfDepth {
-    /// The last layer.
-    front: [u128; 9],
     /// seen[1]: on potentials reached, seen[0]: off ones.
     seen: [[u128; 9]; 2],
     /// Whether `front` holds on potentials.
@@ -616,7 +614,6 @@ impl HalfDepth {
         let mut seen = [[0u128; 9]; 2];
         seen[source_on as usize] = front;
         let s = HalfDepth {
-            front,
             seen,
             on: source_on,
             k: 0,
@@ -635,7 +632,8 @@ impl HalfDepth {
         layer: impl Fn(u32) -> &'l [u128; 9],
     ) -> Option<[u128; 9]> {
         let on = self.on;
-        let mut next = expand_xy(l, &self.front, on);
+        // The last layer is the front.
+        let mut next = expand_xy(l, layer(self.k), on);
         let mut any = false;
         let opp = &self.seen[!on as usize];
         for d in 0..9 {
@@ -669,7 +667,6 @@ impl HalfDepth {
         for d in 0..9 {
             seen_next[d] |= next[d];
         }
-        self.front = next;
         self.on = !on;
         Some(next)
     }
