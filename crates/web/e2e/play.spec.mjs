@@ -68,6 +68,18 @@ async function solutionOf(puzzle) {
   return (await res.json()).solution;
 }
 
+// The first `n` cells of `empties[from..]` that hold no digit now: the hint step fills one cell
+// of the puzzle, which may be any of them.
+async function emptyNow(from, n) {
+  const out = [];
+  for (const i of empties.slice(from)) {
+    if ((await cell(i).locator('.v').count()) === 0) out.push(i);
+    if (out.length === n) break;
+  }
+  assert(out.length === n, `${n} empty cells from empties[${from}]`);
+  return out;
+}
+
 async function typeAt(i, digit) {
   await cell(i).click();
   await page.keyboard.press(String(digit));
@@ -221,9 +233,8 @@ await step('a hint comes in stages: technique, where, step, apply', async () => 
 });
 
 await step('first mistake rewinds to the last position with no wrong digit', async () => {
-  const wrongCell = empties[5];
+  const [wrongCell, okCell] = await emptyNow(5, 2);
   const wrongDigit = solution[wrongCell] === '9' ? '1' : String(Number(solution[wrongCell]) + 1);
-  const okCell = empties[6];
   const before = (await saved()).history.length;
   await typeAt(wrongCell, wrongDigit);
   await typeAt(okCell, solution[okCell]);
@@ -235,7 +246,8 @@ await step('first mistake rewinds to the last position with no wrong digit', asy
 });
 
 await step('check marks wrong digits with a slash', async () => {
-  const c = empties[7];
+  // Past the two cells of the step before, which may reach empties[7].
+  const [c] = await emptyNow(8, 1);
   const wrong = solution[c] === '9' ? '1' : String(Number(solution[c]) + 1);
   await typeAt(c, wrong);
   await page.click('#check');
