@@ -2,12 +2,16 @@
 //! cell that sees both pincers loses z. XYZ-Wing (4.4): the pivot is {x, y, z}, and the cells
 //! that lose z must also see the pivot.
 
-use super::{cell, digit, Board, Rating, Step, PEERS, PEER_MASK};
+use super::{cell, digit, Board, Rating, Step, PEER_MASK};
 use crate::bitset::{Cell, Digit};
 
 /// The first XY-Wing (`xyz`: XYZ-Wing), pivots in row-major order.
 pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
     let pivot_size = if xyz { 3 } else { 2 };
+    // Cells with two candidates: the possible pincers.
+    let bivalue = (0..81).fold(0u128, |m, c| {
+        m | u128::from(board.cands[c].count_ones() == 2) << c
+    });
     for p in 0..81 {
         let pc = board.cands[p];
         if pc.count_ones() != pivot_size {
@@ -17,15 +21,19 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
         // puzzle).
         let mut wings = [0usize; 20];
         let mut n = 0;
-        for &c in &PEERS[p] {
-            let m = board.cands[c as usize];
+        // The bivalue peers, in increasing order (as in `PEERS`).
+        let mut peers = PEER_MASK[p] & bivalue;
+        while peers != 0 {
+            let c = peers.trailing_zeros() as usize;
+            peers &= peers - 1;
+            let m = board.cands[c];
             let fits = if xyz {
                 m & pc == m
             } else {
                 (m & pc).count_ones() == 1
             };
-            if m.count_ones() == 2 && fits {
-                wings[n] = c as usize;
+            if fits {
+                wings[n] = c;
                 n += 1;
             }
         }
