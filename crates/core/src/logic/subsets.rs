@@ -151,24 +151,32 @@ pub(crate) fn hidden_set_in(
             if union.count_ones() as usize != degree {
                 return None;
             }
-            let mut elims: Vec<(Cell, Digit)> = Vec::new();
-            for k in bits(union) {
-                let c = HOUSE_CELLS[h][k] as usize;
-                for d in bits(board.cands[c] & !digits) {
-                    elims.push((cell(c), digit(d)));
-                }
-            }
-            if elims.is_empty() {
+            // Most sets remove nothing, or (direct) leave no single: both are tested before
+            // anything is allocated.
+            if bits(union).all(|k| board.cands[HOUSE_CELLS[h][k] as usize] & !digits == 0) {
                 return None;
             }
-            let cells: Vec<Cell> = board.show(|| {
-                bits(union)
-                    .map(|k| cell(HOUSE_CELLS[h][k] as usize))
-                    .collect()
-            });
+            let elims = || {
+                let mut elims: Vec<(Cell, Digit)> = Vec::new();
+                for k in bits(union) {
+                    let c = HOUSE_CELLS[h][k] as usize;
+                    for d in bits(board.cands[c] & !digits) {
+                        elims.push((cell(c), digit(d)));
+                    }
+                }
+                elims
+            };
+            let cells = || -> Vec<Cell> {
+                board.show(|| {
+                    bits(union)
+                        .map(|k| cell(HOUSE_CELLS[h][k] as usize))
+                        .collect()
+                })
+            };
             if direct {
                 for d in bits(0x1FF & !digits) {
                     if pos[d].count_ones() > 1 && (pos[d] & !union).count_ones() == 1 {
+                        let cells = cells();
                         let c =
                             HOUSE_CELLS[h][(pos[d] & !union).trailing_zeros() as usize] as usize;
                         let (technique, rating) = if degree == 2 {
@@ -182,7 +190,7 @@ pub(crate) fn hidden_set_in(
                             house(h),
                             super::digit_list(digits),
                             super::cell_list(&cells),
-                            super::elim_list(&elims),
+                            super::elim_list(&elims()),
                             d + 1,
                             cell(c)
                         ));
@@ -205,6 +213,7 @@ pub(crate) fn hidden_set_in(
                 3 => ("Hidden Triplet", 40),
                 _ => ("Hidden Quad", 54),
             };
+            let (elims, cells) = (elims(), cells());
             let text = board.say(|| {
                 format!(
                     "In {}, digits {} can only go in {}: {}; remove {}",
