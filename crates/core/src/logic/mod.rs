@@ -508,22 +508,32 @@ fn basic_step(board: &Board) -> Option<Step> {
     let places = board.places();
     let locks = intersections::Locks::new(&places);
     try_technique!(locks.step(board, true));
-    try_technique!(subsets::hidden_set_in(board, &places, 2, true));
+    // The search for direct hidden sets also finds the first plain one, asked for later.
+    let hidden_pair = match subsets::hidden_sets(board, &places, 2, true) {
+        Ok(step) => return Some(step),
+        Err(first_plain) => first_plain,
+    };
     try_technique!(singles::naked_single(board));
-    try_technique!(subsets::hidden_set_in(board, &places, 3, true));
+    let hidden_triple = match subsets::hidden_sets(board, &places, 3, true) {
+        Ok(step) => return Some(step),
+        Err(first_plain) => first_plain,
+    };
     try_technique!(locks.step(board, false));
     try_technique!(subsets::naked_set(board, 2));
     try_technique!(fish::fish_in(board, &places, 2));
-    try_technique!(subsets::hidden_set_in(board, &places, 2, false));
+    try_technique!(hidden_pair.map(|s| subsets::plain_step(board, 2, s)));
     try_technique!(subsets::naked_set(board, 3));
     try_technique!(fish::fish_in(board, &places, 3));
-    try_technique!(subsets::hidden_set_in(board, &places, 3, false));
+    try_technique!(hidden_triple.map(|s| subsets::plain_step(board, 3, s)));
     try_technique!(wings::xy_wing(board, false));
     try_technique!(wings::xy_wing(board, true));
     try_technique!(uniqueness::unique_loops(board));
     try_technique!(subsets::naked_set(board, 4));
     try_technique!(fish::fish_in(board, &places, 4));
-    try_technique!(subsets::hidden_set_in(board, &places, 4, false));
+    try_technique!(subsets::hidden_sets(board, &places, 4, false)
+        .err()
+        .flatten()
+        .map(|s| subsets::plain_step(board, 4, s)));
     try_technique!(uniqueness::bug(board));
     // Not `chain_step`: `grade` checks uniqueness before the costly chain rules (and once
     // called them twice when they found nothing); `next_step_unchecked` adds them itself.

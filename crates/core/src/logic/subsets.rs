@@ -121,20 +121,42 @@ impl Picked {
 
 /// The first hidden set of `degree` digits (`direct`: only one that gives a hidden single).
 pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Step> {
-    hidden_set_in(board, &board.places(), degree, direct)
+    let found = hidden_sets(board, &board.places(), degree, direct);
+    if direct {
+        found.ok()
+    } else {
+        found.err().flatten().map(|s| plain_step(board, degree, s))
+    }
 }
 
-/// [`hidden_set`] on a board with these places ([`Board::places`]).
-pub(crate) fn hidden_set_in(
+/// A hidden set that removes something: its house, its digits and its cells (as masks over the
+/// house).
+#[derive(Clone, Copy)]
+pub(crate) struct HiddenSet {
+    h: usize,
+    digits: u16,
+    union: u16,
+}
+
+/// One search of the hidden sets of `degree` digits on a board with these places
+/// ([`Board::places`]), for both forms. With `direct`: `Ok` with the first direct one (that
+/// leaves a hidden single), or else `Err` with the first plain one (in a house with more than
+/// `2 * degree` empty cells), if any; the direct search looks at every set until it finds one,
+/// so when it finds none it has seen the first plain one (the grader asks for the direct form
+/// first, and for the plain form later on the same board: [`plain_step`]). Without `direct`:
+/// `Err` with the first plain one, the search ending there.
+pub(crate) fn hidden_sets(
     board: &Board,
     places: &Places,
     degree: usize,
     direct: bool,
-) -> Option<Step> {
+) -> Result<Step, Option<HiddenSet>> {
+    let mut first_plain = None;
     for &h in &SE_BCR {
         let h = h as usize;
         let empty = board.empty_count(h) as usize;
-        if !(empty > degree * 2 || (direct && empty > degree)) {
+        let plain_house = empty > degree * 2;
+        if !(plain_house || (direct && empty > degree)) {
             continue;
         }
         let pos = &places[h];
@@ -146,99 +168,123 @@ pub(crate) fn hidden_set_in(
                 .then_some(pos[d])
         });
         let usable = picked.items();
+        // `Some(None)`: the first plain set, when that is all the search is for.
         let found = small_unions(picked.masks(), degree, |pick, union| {
             let digits = bits(pick).fold(0u16, |m, k| m | 1 << usable[k]);
             if union.count_ones() as usize != degree {
                 return None;
             }
-            // Most sets remove nothing, or (direct) leave no single: both are tested before
-            // anything is allocated.
+            // Most sets remove nothing, or leave no single: both are tested before anything
+            // is allocated.
             if bits(union).all(|k| board.cands[HOUSE_CELLS[h][k] as usize] & !digits == 0) {
                 return None;
             }
-            let elims = || {
-                let mut elims: Vec<(Cell, Digit)> = Vec::new();
-                for k in bits(union) {
-                    let c = HOUSE_CELLS[h][k] as usize;
-                    for d in bits(board.cands[c] & !digits) {
-                        elims.push((cell(c), digit(d)));
-                    }
+            if plain_house && first_plain.is_none() {
+                first_plain = Some(HiddenSet { h, digits, union });
+                if !direct {
+                    return Some(None);
                 }
-                elims
-            };
-            let cells = || -> Vec<Cell> {
-                board.show(|| {
-                    bits(union)
-                        .map(|k| cell(HOUSE_CELLS[h][k] as usize))
-                        .collect()
-                })
-            };
-            if direct {
-                for d in bits(0x1FF & !digits) {
-                    if pos[d].count_ones() > 1 && (pos[d] & !union).count_ones() == 1 {
-                        let cells = cells();
-                        let c =
-                            HOUSE_CELLS[h][(pos[d] & !union).trailing_zeros() as usize] as usize;
-                        let (technique, rating) = if degree == 2 {
-                            ("Direct Hidden Pair", 20)
-                        } else {
-                            ("Direct Hidden Triplet", 25)
-                        };
-                        let text = board.say(|| format!(
-                            "In {}, digits {} can only go in {}: hidden set; so those cells lose {}, \
-                             and {} can only go in {}",
-                            house(h),
-                            super::digit_list(digits),
-                            super::cell_list(&cells),
-                            super::elim_list(&elims()),
-                            d + 1,
-                            cell(c)
-                        ));
-                        return Some(Step {
-                            technique,
-                            rating: Rating(rating),
-                            // SE applies a direct hint as its placement alone.
-                            placements: vec![(cell(c), digit(d))],
-                            eliminations: vec![],
-                            cells,
-                            houses: board.show(|| vec![house(h)]),
-                            text,
-                        });
-                    }
-                }
+            }
+            if !direct {
                 return None;
             }
-            let (technique, rating) = match degree {
-                2 => ("Hidden Pair", 34),
-                3 => ("Hidden Triplet", 40),
-                _ => ("Hidden Quad", 54),
-            };
-            let (elims, cells) = (elims(), cells());
-            let text = board.say(|| {
-                format!(
-                    "In {}, digits {} can only go in {}: {}; remove {}",
-                    house(h),
-                    super::digit_list(digits),
-                    super::cell_list(&cells),
-                    technique.to_lowercase(),
-                    super::elim_list(&elims)
-                )
-            });
-            Some(Step {
-                technique,
-                rating: Rating(rating),
-                placements: vec![],
-                eliminations: elims,
-                cells,
-                houses: board.show(|| vec![house(h)]),
-                text,
-            })
+            for d in bits(0x1FF & !digits) {
+                if pos[d].count_ones() > 1 && (pos[d] & !union).count_ones() == 1 {
+                    let c = HOUSE_CELLS[h][(pos[d] & !union).trailing_zeros() as usize] as usize;
+                    let set = HiddenSet { h, digits, union };
+                    return Some(Some(direct_step(board, degree, set, c, d)));
+                }
+            }
+            None
         });
-        if found.is_some() {
-            return found;
+        match found {
+            Some(Some(step)) => return Ok(step),
+            Some(None) => break,
+            None => {}
         }
     }
-    None
+    Err(first_plain)
+}
+
+/// The eliminations of a hidden set: the other candidates of its cells.
+fn hidden_elims(board: &Board, s: HiddenSet) -> Vec<(Cell, Digit)> {
+    let mut elims: Vec<(Cell, Digit)> = Vec::new();
+    for k in bits(s.union) {
+        let c = HOUSE_CELLS[s.h][k] as usize;
+        for d in bits(board.cands[c] & !s.digits) {
+            elims.push((cell(c), digit(d)));
+        }
+    }
+    elims
+}
+
+fn hidden_cells(board: &Board, s: HiddenSet) -> Vec<Cell> {
+    board.show(|| {
+        bits(s.union)
+            .map(|k| cell(HOUSE_CELLS[s.h][k] as usize))
+            .collect()
+    })
+}
+
+/// The direct hidden set `s`, which leaves digit index `d` a single place, cell `c`.
+fn direct_step(board: &Board, degree: usize, s: HiddenSet, c: usize, d: usize) -> Step {
+    let (technique, rating) = if degree == 2 {
+        ("Direct Hidden Pair", 20)
+    } else {
+        ("Direct Hidden Triplet", 25)
+    };
+    let cells = hidden_cells(board, s);
+    let text = board.say(|| {
+        format!(
+            "In {}, digits {} can only go in {}: hidden set; so those cells lose {}, and {} can \
+             only go in {}",
+            house(s.h),
+            super::digit_list(s.digits),
+            super::cell_list(&cells),
+            super::elim_list(&hidden_elims(board, s)),
+            d + 1,
+            cell(c)
+        )
+    });
+    Step {
+        technique,
+        rating: Rating(rating),
+        // SE applies a direct hint as its placement alone.
+        placements: vec![(cell(c), digit(d))],
+        eliminations: vec![],
+        cells,
+        houses: board.show(|| vec![house(s.h)]),
+        text,
+    }
+}
+
+/// The plain hidden set `s` as a step.
+pub(crate) fn plain_step(board: &Board, degree: usize, s: HiddenSet) -> Step {
+    let (technique, rating) = match degree {
+        2 => ("Hidden Pair", 34),
+        3 => ("Hidden Triplet", 40),
+        _ => ("Hidden Quad", 54),
+    };
+    let (elims, cells) = (hidden_elims(board, s), hidden_cells(board, s));
+    let text = board.say(|| {
+        format!(
+            "In {}, digits {} can only go in {}: {}; remove {}",
+            house(s.h),
+            super::digit_list(s.digits),
+            super::cell_list(&cells),
+            technique.to_lowercase(),
+            super::elim_list(&elims)
+        )
+    });
+    Step {
+        technique,
+        rating: Rating(rating),
+        placements: vec![],
+        eliminations: elims,
+        cells,
+        houses: board.show(|| vec![house(s.h)]),
+        text,
+    }
 }
 
 /// The first naked set of `degree` cells.
@@ -314,6 +360,41 @@ mod tests {
     use super::*;
 
     /// Every subset with a small enough union, in the order `combinations` gives, and no other.
+    #[test]
+    fn the_direct_search_finds_the_first_plain_hidden_set() {
+        // On every board of the paths of a few hard puzzles: the plain hidden set that the
+        // direct search reports (and the grader uses later on the same board) is the one the
+        // plain search finds.
+        let puzzles = [
+            "1..5.67..6..27.8...2.....9.....5..36..28....1..512.98..7..1....5........813......",
+            "....1.....2..7...6..48....7..1...3.........8.6..7.8..2...6.3....8.4.2.3..4..5..2.",
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            "..5....4..4.1.2...6..7....3......5...3..8.......615...7..4...1...8...47..143....6",
+        ];
+        let (mut boards, mut compared) = (0, 0);
+        for text in puzzles {
+            let p: crate::Puzzle = text.parse().expect("puzzle parses");
+            let mut board = Board::new(&p);
+            while let Some(step) = super::super::next_step(&board) {
+                boards += 1;
+                let places = board.places();
+                for degree in [2, 3] {
+                    if let Err(first) = hidden_sets(&board, &places, degree, true) {
+                        let plain = hidden_sets(&board, &places, degree, false);
+                        let key = |s: Option<HiddenSet>| s.map(|s| (s.h, s.digits, s.union));
+                        assert_eq!(key(first), key(plain.err().flatten()), "{text}");
+                        compared += first.is_some() as usize;
+                    }
+                }
+                board.apply(&step);
+            }
+        }
+        assert!(
+            boards > 100 && compared > 5,
+            "{boards} boards, {compared} sets"
+        );
+    }
+
     #[test]
     fn small_unions_keeps_the_order_of_combinations() {
         // A fixed pseudo-random family of 9-bit masks (a linear congruential sequence).
