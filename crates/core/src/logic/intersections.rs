@@ -39,7 +39,7 @@ pub fn locking(board: &Board, direct: bool) -> Option<Step> {
 }
 
 /// The locked candidates of one board, found once for both forms of the rule ([`locking`]
-/// with `direct` and without): the grader asks for the direct ones first, then, if four other
+/// with `direct` and without): the grader asks for the direct ones first, then, if three other
 /// rules find nothing either, the others, on the same board.
 pub(crate) struct Locks {
     /// The places of each digit in each row (bit k for column k).
