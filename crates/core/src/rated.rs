@@ -48,7 +48,7 @@ use crate::generate::{
     generate_one, is_minimal, run_items, with, without, ConfigError, GenerateConfig, Generated,
 };
 use crate::grid::{Grid, Puzzle};
-use crate::logic::{next_step, rate, Band, Board, Rating, Summary};
+use crate::logic::{next_step, rate, Band, Board, Rating, Summary, Tally};
 use crate::solver::Solver;
 
 /// The highest rating the grader gives (the top of [`Band::Extreme`]).
@@ -462,9 +462,7 @@ impl<'a> Search<'a> {
 fn rate_capped(p: &Puzzle, cap: Rating) -> Capped {
     let mut board = Board::new(p);
     board.explain = false;
-    let (mut er, mut ep, mut ed, mut placed) = (Rating(0), Rating(0), Rating(0), false);
-    let mut steps = 0;
-    let mut techniques: Vec<(&'static str, usize)> = Vec::new();
+    let mut tally = Tally::default();
     while !board.is_solved() {
         let Some(step) = next_step(&board) else {
             let g = rate(p);
@@ -481,33 +479,14 @@ fn rate_capped(p: &Puzzle, cap: Rating) -> Capped {
                 grade: None,
             };
         }
-        if steps == 0 {
-            ed = step.rating;
-        }
-        er = er.max(step.rating);
-        if !placed {
-            ep = ep.max(step.rating);
-            placed = !step.placements.is_empty();
-        }
-        match techniques.iter_mut().find(|(t, _)| *t == step.technique) {
-            Some(e) => e.1 += 1,
-            None => techniques.push((step.technique, 1)),
-        }
+        tally.add(&step);
         board.apply(&step);
-        steps += 1;
     }
+    let summary = tally.summary(true);
     Capped {
-        er,
+        er: summary.er,
         stuck: CellSet::EMPTY,
-        grade: Some(Summary {
-            er,
-            ep,
-            ed,
-            band: Band::of(er),
-            solved: true,
-            steps,
-            techniques,
-        }),
+        grade: Some(summary),
     }
 }
 

@@ -68,25 +68,13 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
                     .map(|x| house(if rows_base { 9 + x } else { x }))
                     .collect();
                 let text = board.say(|| {
+                    let covers = super::house_list(&cover_h);
                     format!(
-                        "{}: in {}, {} can only go in {}; so {} loses {} elsewhere ({})",
+                        "{}: in {}, {} can only go in {covers}; so {covers} loses {} elsewhere \
+                         ({})",
                         technique,
-                        base_h
-                            .iter()
-                            .map(|h| h.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", "),
+                        super::house_list(&base_h),
                         d + 1,
-                        cover_h
-                            .iter()
-                            .map(|h| h.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        cover_h
-                            .iter()
-                            .map(|h| h.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", "),
                         d + 1,
                         super::elim_list(&elims)
                     )

@@ -417,8 +417,7 @@ impl Step {
     pub fn hint_where(&self) -> String {
         let mut out = format!("Look for {} {}", article(self.technique), self.technique);
         if !self.houses.is_empty() {
-            let hs: Vec<String> = self.houses.iter().map(|h| h.to_string()).collect();
-            out.push_str(&format!(" in {}", hs.join(", ")));
+            out.push_str(&format!(" in {}", house_list(&self.houses)));
         }
         if !self.cells.is_empty() {
             let cs: Vec<String> = self.cells.iter().map(|c| c.to_string()).collect();
@@ -640,10 +639,7 @@ fn solve_path(puzzle: &Puzzle, board: &mut Board, mut keep: impl FnMut(Step)) ->
     // The solution is only needed when the techniques run out, so it is found lazily.
     let mut solution: Option<Option<crate::grid::Grid>> = None;
     let broken = board.is_broken();
-    let (mut er, mut ep, mut ed) = (Rating(0), Rating(0), Rating(0));
-    let mut placed_yet = false;
-    let mut count = 0;
-    let mut techniques: Vec<(&'static str, usize)> = Vec::new();
+    let mut tally = Tally::default();
     while !board.is_solved() && !broken {
         let step = match basic_step(board) {
             Some(s) => s,
@@ -662,35 +658,62 @@ fn solve_path(puzzle: &Puzzle, board: &mut Board, mut keep: impl FnMut(Step)) ->
                 }
             }
         };
-        if count == 0 {
-            ed = step.rating;
-        }
-        er = er.max(step.rating);
-        if !placed_yet {
-            ep = ep.max(step.rating);
-            placed_yet = !step.placements.is_empty();
-        }
-        match techniques.iter_mut().find(|(t, _)| *t == step.technique) {
-            Some(e) => e.1 += 1,
-            None => techniques.push((step.technique, 1)),
-        }
+        tally.add(&step);
         board.apply(&step);
         keep(step);
-        count += 1;
         // Every step places a digit or removes a candidate, so at most 810 steps are possible;
         // the cap only documents the bound.
-        if count > 810 {
+        if tally.steps > 810 {
             break;
         }
     }
-    Summary {
-        er,
-        ep,
-        ed,
-        band: Band::of(er),
-        solved: board.is_solved(),
-        steps: count,
-        techniques,
+    tally.summary(board.is_solved())
+}
+
+/// The ratings of a path so far, step by step: what its [`Summary`] reports.
+#[derive(Default)]
+pub(crate) struct Tally {
+    er: Rating,
+    ep: Rating,
+    ed: Rating,
+    placed_yet: bool,
+    steps: usize,
+    techniques: Vec<(&'static str, usize)>,
+}
+
+impl Tally {
+    /// Counts the next step of the path.
+    pub(crate) fn add(&mut self, step: &Step) {
+        if self.steps == 0 {
+            self.ed = step.rating;
+        }
+        self.er = self.er.max(step.rating);
+        if !self.placed_yet {
+            self.ep = self.ep.max(step.rating);
+            self.placed_yet = !step.placements.is_empty();
+        }
+        match self
+            .techniques
+            .iter_mut()
+            .find(|(t, _)| *t == step.technique)
+        {
+            Some(e) => e.1 += 1,
+            None => self.techniques.push((step.technique, 1)),
+        }
+        self.steps += 1;
+    }
+
+    /// The summary of the path, which reached a full grid if `solved`.
+    pub(crate) fn summary(self, solved: bool) -> Summary {
+        Summary {
+            er: self.er,
+            ep: self.ep,
+            ed: self.ed,
+            band: Band::of(self.er),
+            solved,
+            steps: self.steps,
+            techniques: self.techniques,
+        }
     }
 }
 
@@ -736,23 +759,23 @@ const fn house_cells() -> [[u8; 9]; 27] {
 /// The nine cells of each house, in row-major order.
 pub(crate) static HOUSE_CELLS: [[u8; 9]; 27] = house_cells();
 
-const fn house_masks() -> [u128; 27] {
-    let cells = house_cells();
-    let mut t = [0u128; 27];
-    let mut h = 0;
-    while h < 27 {
+/// Each list of cells as a mask over the 81 cells.
+const fn masks<const N: usize, const M: usize>(lists: [[u8; M]; N]) -> [u128; N] {
+    let mut t = [0u128; N];
+    let mut i = 0;
+    while i < N {
         let mut k = 0;
-        while k < 9 {
-            t[h] |= 1 << cells[h][k];
+        while k < M {
+            t[i] |= 1 << lists[i][k];
             k += 1;
         }
-        h += 1;
+        i += 1;
     }
     t
 }
 
 /// The cells of each house, as a mask over the 81 cells (bit `c` for cell `c`).
-pub(crate) static HOUSE_MASK: [u128; 27] = house_masks();
+pub(crate) static HOUSE_MASK: [u128; 27] = masks(house_cells());
 
 const fn cell_houses() -> [[u8; 3]; 81] {
     let mut t = [[0u8; 3]; 81];
@@ -793,23 +816,8 @@ const fn peers() -> [[u8; 20]; 81] {
 /// The 20 peers of each cell, in increasing order.
 pub(crate) static PEERS: [[u8; 20]; 81] = peers();
 
-const fn peer_masks() -> [u128; 81] {
-    let peers = peers();
-    let mut t = [0u128; 81];
-    let mut c = 0;
-    while c < 81 {
-        let mut k = 0;
-        while k < 20 {
-            t[c] |= 1 << peers[c][k];
-            k += 1;
-        }
-        c += 1;
-    }
-    t
-}
-
 /// The peers of each cell, as a mask over the 81 cells.
-pub(crate) static PEER_MASK: [u128; 81] = peer_masks();
+pub(crate) static PEER_MASK: [u128; 81] = masks(peers());
 
 /// The houses in SE's scanning order for most rules: boxes, rows, columns.
 pub(crate) static SE_BRC: [u8; 27] = [
@@ -868,6 +876,15 @@ pub(crate) fn cell_list(cells: &[Cell]) -> String {
     cells
         .iter()
         .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "row 1, column 3" for a list of houses.
+pub(crate) fn house_list(houses: &[House]) -> String {
+    houses
+        .iter()
+        .map(|h| h.to_string())
         .collect::<Vec<_>>()
         .join(", ")
 }
