@@ -5,14 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod check;
-mod compat;
-mod generate;
-mod grade;
-mod grids;
+mod cmd;
 mod io;
-mod play;
-mod solve;
+
+use cmd::{check, compat, generate, grade, grids, play, solve};
 
 /// shudu (数独): a Sudoku generator, solver, grader and game.
 ///

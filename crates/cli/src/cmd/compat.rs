@@ -29,7 +29,7 @@ use shudu_core::grids::GridsConfig;
 use shudu_core::logic::Band;
 use shudu_core::Digit;
 
-use crate::generate::Job;
+use crate::cmd::generate::Job;
 use crate::io::{self, FormatArg, Output};
 
 /// How long `-n` searches before writing what it found ("found M of N").
@@ -95,14 +95,14 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
             seed: args.seed.unwrap_or_else(rand::random),
             first_digit: Some(args.first_digit),
         };
-        crate::grids::write_grids(&config, FormatArg::Grid, Some(Path::new(OUTPUT)))?;
+        crate::cmd::grids::write_grids(&config, FormatArg::Grid, Some(Path::new(OUTPUT)))?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(path) = &args.solve {
         // Read first: a missing or unreadable file leaves sudoku.txt untouched.
         let text = io::read_input(Some(path))?;
         let mut out = Output::create(Some(Path::new(OUTPUT)))?;
-        let summary = crate::solve::solve_all(&text, &mut out, FormatArg::Grid.into(), true)?;
+        let summary = crate::cmd::solve::solve_all(&text, &mut out, FormatArg::Grid.into(), true)?;
         out.finish()?;
         return Ok(summary.exit_code());
     }
@@ -162,6 +162,6 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
         timeout: Some(BUDGET),
     };
     let batch = job.run()?;
-    crate::generate::write_to(&batch, &job, FormatArg::Grid.into(), Path::new(OUTPUT))?;
+    crate::cmd::generate::write_to(&batch, &job, FormatArg::Grid.into(), Path::new(OUTPUT))?;
     Ok(job.report(&batch))
 }

@@ -1,0 +1,10 @@
+//! One module per subcommand: each turns its clap arguments into a core config once, calls the
+//! core and writes the output through [`crate::io`].
+
+pub mod check;
+pub mod compat;
+pub mod generate;
+pub mod grade;
+pub mod grids;
+pub mod play;
+pub mod solve;
