@@ -1,0 +1,476 @@
+//! The native half of the `shudu` Python package (`shudu._shudu`), built by maturin.
+//!
+//! Every function here is a thin call into shudu-core: the Pythonic API (dataclasses, type
+//! hints, docstrings, iterators) lives in `python/shudu/__init__.py`, which is what users
+//! import. Batch calls release the GIL (`Python::detach`) and run on rayon's pool; errors are
+//! `ValueError`s carrying the core's messages (puzzle, line, column and what was expected).
+//!
+//! Same seed, same output as the CLI: `generate` and `grid_waves` call the same core functions
+//! with the same arguments as `shudu generate` and `shudu grids`.
+
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use shudu_core::format::parse_one;
+use shudu_core::generate::{generate_batch, GenerateConfig, Symmetry};
+use shudu_core::grids::{GridStream, GridsConfig};
+use shudu_core::logic::{self, Band, Board, Rating, Step, Summary};
+use shudu_core::rated::{generate_rated_batch, RatedConfig, MAX_RATING};
+use shudu_core::solver::count_solutions;
+use shudu_core::{Digit, DigitSet, Grid, Puzzle};
+
+/// Reads one puzzle in any of the core's formats, or raises `ValueError` with its position.
+fn parse(text: &str) -> PyResult<Puzzle> {
+    parse_one(text).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+fn line(g: &Grid) -> String {
+    g.to_line()
+}
+
+/// The puzzle's 81 cells as bytes (0 for empty), or `ValueError` with the position of the fault.
+#[pyfunction]
+fn parse_bytes(puzzle: &str) -> PyResult<std::borrow::Cow<'static, [u8]>> {
+    Ok(std::borrow::Cow::Owned(parse(puzzle)?.as_bytes().to_vec()))
+}
+
+/// The first solution of a puzzle, or `None` if it has none.
+#[pyfunction]
+fn solve(py: Python<'_>, puzzle: &str) -> PyResult<Option<String>> {
+    let p = parse(puzzle)?;
+    Ok(py.detach(|| count_solutions(&p, 1).solution.as_ref().map(line)))
+}
+
+/// How many solutions the puzzle has, counting up to `limit`, and the first one.
+#[pyfunction]
+#[pyo3(name = "count_solutions", signature = (puzzle, limit = 2))]
+fn count_solutions_py(
+    py: Python<'_>,
+    puzzle: &str,
+    limit: usize,
+) -> PyResult<(usize, Option<String>)> {
+    let p = parse(puzzle)?;
+    Ok(py.detach(|| {
+        let out = count_solutions(&p, limit);
+        (out.count, out.solution.as_ref().map(line))
+    }))
+}
+
+/// One record of a batch solve: the count (up to the limit), the first solution, or the error
+/// that kept the record from being read.
+type SolveRecord = (Option<usize>, Option<String>, Option<String>);
+
+/// Solves every puzzle in parallel, each counted up to `limit`; a bad record is reported in its
+/// place and the others are still solved.
+#[pyfunction]
+#[pyo3(signature = (puzzles, limit = 2))]
+fn solve_many(py: Python<'_>, puzzles: Vec<String>, limit: usize) -> Vec<SolveRecord> {
+    py.detach(|| {
+        puzzles
+            .par_iter()
+            .map(|text| match parse_one(text) {
+                Ok(p) => {
+                    let out = count_solutions(&p, limit);
+                    (Some(out.count), out.solution.as_ref().map(line), None)
+                }
+                Err(e) => (None, None, Some(e.to_string())),
+            })
+            .collect()
+    })
+}
+
+/// The solutions and the counts of `solve_array`.
+type SolvedArrays<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<u8>>);
+
+/// Solves an `(N, 81)` `uint8` array (0 for empty) in parallel. Returns the solutions as an
+/// `(N, 81)` array (all zeros where there is none) and the counts (up to `limit`) as an `(N,)`
+/// array. A row whose givens contradict each other has count 0.
+#[pyfunction]
+#[pyo3(signature = (puzzles, limit = 2))]
+fn solve_array<'py>(
+    py: Python<'py>,
+    puzzles: PyReadonlyArray2<'py, u8>,
+    limit: usize,
+) -> PyResult<SolvedArrays<'py>> {
+    let view = puzzles.as_array();
+    if view.ncols() != 81 {
+        return Err(PyValueError::new_err(format!(
+            "expected an array of shape (N, 81), found (N, {})",
+            view.ncols()
+        )));
+    }
+    let rows: Vec<[u8; 81]> = view
+        .rows()
+        .into_iter()
+        .map(|r| {
+            let mut cells = [0u8; 81];
+            for (c, v) in cells.iter_mut().zip(r.iter()) {
+                *c = *v;
+            }
+            cells
+        })
+        .collect();
+    let mut puzzles = Vec::with_capacity(rows.len());
+    for (i, cells) in rows.into_iter().enumerate() {
+        match Puzzle::from_bytes(cells) {
+            Some(p) => puzzles.push(p),
+            None => {
+                let col = cells.iter().position(|&v| v > 9).unwrap_or(0);
+                return Err(PyValueError::new_err(format!(
+                    "row {i}, column {col}: found {}; expected 0 (empty) or 1-9",
+                    cells[col]
+                )));
+            }
+        }
+    }
+    let limit = limit.min(255);
+    let results: Vec<(u8, [u8; 81])> = py.detach(|| {
+        puzzles
+            .par_iter()
+            .map(|p| {
+                let out = count_solutions(p, limit);
+                let cells = out.solution.map_or([0; 81], |g| *g.as_bytes());
+                (out.count as u8, cells)
+            })
+            .collect()
+    });
+    let n = results.len();
+    let mut solutions = Array2::<u8>::zeros((n, 81));
+    let mut counts = Vec::with_capacity(n);
+    for (i, (count, cells)) in results.iter().enumerate() {
+        counts.push(*count);
+        for (j, v) in cells.iter().enumerate() {
+            solutions[[i, j]] = *v;
+        }
+    }
+    Ok((solutions.into_pyarray(py), counts.into_pyarray(py)))
+}
+
+fn rating_value(r: Rating) -> f64 {
+    f64::from(r.0) / 10.0
+}
+
+/// `(er, ep, ed, band, solved, steps, techniques)` of a rating.
+type RateRecord = (f64, f64, f64, String, bool, usize, Vec<(String, usize)>);
+
+fn rate_record(s: &Summary) -> RateRecord {
+    (
+        rating_value(s.er),
+        rating_value(s.ep),
+        rating_value(s.ed),
+        s.band.name().to_string(),
+        s.solved,
+        s.steps,
+        s.techniques
+            .iter()
+            .map(|(t, n)| (t.to_string(), *n))
+            .collect(),
+    )
+}
+
+/// Rates a puzzle on the Sudoku Explainer scale.
+#[pyfunction]
+fn rate(py: Python<'_>, puzzle: &str) -> PyResult<RateRecord> {
+    let p = parse(puzzle)?;
+    Ok(py.detach(|| rate_record(&logic::rate(&p))))
+}
+
+/// Rates every puzzle in parallel; a bad record gets its error in its place.
+#[pyfunction]
+fn rate_many(py: Python<'_>, puzzles: Vec<String>) -> Vec<(Option<RateRecord>, Option<String>)> {
+    py.detach(|| {
+        puzzles
+            .par_iter()
+            .map(|text| match parse_one(text) {
+                Ok(p) => (Some(rate_record(&logic::rate(&p))), None),
+                Err(e) => (None, Some(e.to_string())),
+            })
+            .collect()
+    })
+}
+
+/// A step as plain data: `(technique, rating, placements, eliminations, cells, houses, text)`,
+/// cells named `r1c1`, placements and eliminations as `(cell, digit)`.
+type StepRecord = (
+    String,
+    f64,
+    Vec<(String, u8)>,
+    Vec<(String, u8)>,
+    Vec<String>,
+    Vec<String>,
+    String,
+);
+
+fn step_record(s: &Step) -> StepRecord {
+    let pairs = |v: &[(shudu_core::Cell, Digit)]| -> Vec<(String, u8)> {
+        v.iter().map(|(c, d)| (c.to_string(), d.get())).collect()
+    };
+    (
+        s.technique.to_string(),
+        rating_value(s.rating),
+        pairs(&s.placements),
+        pairs(&s.eliminations),
+        s.cells.iter().map(|c| c.to_string()).collect(),
+        s.houses.iter().map(|h| h.to_string()).collect(),
+        s.text.clone(),
+    )
+}
+
+/// The step-by-step solution: the rating and every step.
+#[pyfunction]
+fn explain(py: Python<'_>, puzzle: &str) -> PyResult<(RateRecord, Vec<StepRecord>)> {
+    let p = parse(puzzle)?;
+    Ok(py.detach(|| {
+        let g = logic::grade(&p);
+        let summary = Summary {
+            er: g.er,
+            ep: g.ep,
+            ed: g.ed,
+            band: g.band,
+            solved: g.solved,
+            steps: g.steps.len(),
+            techniques: g.techniques.clone(),
+        };
+        (
+            rate_record(&summary),
+            g.steps.iter().map(step_record).collect(),
+        )
+    }))
+}
+
+/// Reads pencil marks: 81 strings of digits, `""` meaning the cell has no marks given (its
+/// candidates are then computed from the position).
+fn parse_marks(marks: &[String]) -> PyResult<[DigitSet; 81]> {
+    if marks.len() != 81 {
+        return Err(PyValueError::new_err(format!(
+            "marks: found {} cells; expected 81",
+            marks.len()
+        )));
+    }
+    let mut out = [DigitSet::ALL; 81];
+    for (i, field) in marks.iter().enumerate() {
+        if field.is_empty() {
+            continue;
+        }
+        let mut set = DigitSet::EMPTY;
+        for (k, ch) in field.chars().enumerate() {
+            let d = ch
+                .to_digit(10)
+                .and_then(|v| Digit::new(v as u8))
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "marks, cell {} (r{}c{}), character {}: found '{ch}'; expected digits 1-9",
+                        i + 1,
+                        i / 9 + 1,
+                        i % 9 + 1,
+                        k + 1
+                    ))
+                })?;
+            set.insert(d);
+        }
+        out[i] = set;
+    }
+    Ok(out)
+}
+
+/// The next hint for a position: SE's next step or a named technique SE would rate no higher.
+/// `entries` holds the player's digits (0 or '.' elsewhere), `marks` their pencil marks.
+#[pyfunction]
+#[pyo3(signature = (puzzle, entries = None, marks = None))]
+fn hint(
+    py: Python<'_>,
+    puzzle: &str,
+    entries: Option<&str>,
+    marks: Option<Vec<String>>,
+) -> PyResult<Option<StepRecord>> {
+    let givens = parse(puzzle)?;
+    let entries = match entries {
+        Some(e) => parse(e)?,
+        None => Puzzle::empty(),
+    };
+    let marks = marks.as_deref().map(parse_marks).transpose()?;
+    Ok(py.detach(|| {
+        let board = Board::from_position(&givens, &entries, marks.as_ref());
+        logic::next_hint(&board).as_ref().map(step_record)
+    }))
+}
+
+/// The outcome of a generation: `(puzzles with solutions, requested, timed_out, seconds)`.
+type GenerateRecord = (Vec<(String, String)>, usize, bool, f64);
+
+/// Makes `n` puzzles exactly as `shudu generate` does for the same arguments and seed.
+#[pyfunction]
+#[pyo3(signature = (n, seed, givens = None, symmetry = "none", minimal = false, difficulty = None, rating = None, timeout = None, unique = true))]
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    py: Python<'_>,
+    n: usize,
+    seed: u64,
+    givens: Option<(usize, usize)>,
+    symmetry: &str,
+    minimal: bool,
+    difficulty: Option<&str>,
+    rating: Option<(f64, f64)>,
+    timeout: Option<f64>,
+    unique: bool,
+) -> PyResult<GenerateRecord> {
+    let symmetry: Symmetry = symmetry
+        .parse()
+        .map_err(|e: shudu_core::generate::UnknownSymmetry| PyValueError::new_err(e.to_string()))?;
+    let band = difficulty
+        .map(|d| d.parse::<Band>())
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if band.is_some() && rating.is_some() {
+        return Err(PyValueError::new_err(
+            "difficulty and rating both ask for a rating range: give one",
+        ));
+    }
+    let to_rating = |v: f64| -> PyResult<Rating> {
+        if (0.0..=f64::from(MAX_RATING.0) / 10.0).contains(&v) {
+            Ok(Rating((v * 10.0).round() as u16))
+        } else {
+            Err(PyValueError::new_err(format!(
+                "rating {v} is outside 0.0..{MAX_RATING} on the SE scale"
+            )))
+        }
+    };
+    let rating = match rating {
+        Some((a, b)) => Some((to_rating(a)?, to_rating(b)?)),
+        None => band.map(Band::range),
+    };
+    let timeout = match timeout {
+        Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "timeout {t}: expected a number of seconds >= 0, or None for no limit"
+            )))
+        }
+        None => None,
+    };
+    let config = GenerateConfig {
+        givens,
+        symmetry,
+        minimal,
+        unique,
+        band: None,
+    };
+    let result = py.detach(|| match rating {
+        Some(rating) => {
+            let config = RatedConfig {
+                base: config,
+                rating,
+            };
+            generate_rated_batch(&config, n, seed, timeout, &|_| {})
+                .map(|b| {
+                    let found = b
+                        .puzzles
+                        .iter()
+                        .map(|(g, _)| (g.puzzle.to_line(), g.solution.to_line()))
+                        .collect();
+                    (found, b.requested, b.timed_out, b.elapsed.as_secs_f64())
+                })
+                .map_err(|e| e.to_string())
+        }
+        None => generate_batch(&config, n, seed, timeout, &|_| {})
+            .map(|b| {
+                let found = b
+                    .puzzles
+                    .iter()
+                    .map(|g| (g.puzzle.to_line(), g.solution.to_line()))
+                    .collect();
+                (found, b.requested, b.timed_out, b.elapsed.as_secs_f64())
+            })
+            .map_err(|e| e.to_string()),
+    });
+    result.map_err(PyValueError::new_err)
+}
+
+/// Streams the distinct random grids of `shudu grids -n N --seed S` a wave at a time: a worker
+/// thread makes the next wave while Python consumes this one (at most two waves in memory).
+#[pyclass]
+struct GridWaves {
+    /// The worker's waves; `None` once it has sent its last one.
+    rx: Mutex<Option<Receiver<Vec<String>>>>,
+}
+
+#[pymethods]
+impl GridWaves {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> Option<Vec<String>> {
+        let rx = self.rx.lock().ok()?.take()?;
+        // Wait for the worker without holding the GIL; the receiver travels with the wait.
+        let (rx, wave) = py.detach(move || {
+            let wave = rx.recv().ok();
+            (rx, wave)
+        });
+        if wave.is_some() {
+            *self.rx.lock().ok()? = Some(rx);
+        }
+        wave
+    }
+}
+
+/// The grids of `shudu grids` as an iterator of waves of `wave` grids.
+#[pyfunction]
+#[pyo3(signature = (n, seed, first_digit = None, wave = 65536))]
+fn grid_waves(n: usize, seed: u64, first_digit: Option<u8>, wave: usize) -> PyResult<GridWaves> {
+    let first_digit = match first_digit {
+        Some(d) => Some(Digit::new(d).ok_or_else(|| {
+            PyValueError::new_err(format!("first_digit {d}: expected a digit 1-9"))
+        })?),
+        None => None,
+    };
+    if wave == 0 {
+        return Err(PyValueError::new_err(
+            "wave: expected at least 1 grid a wave",
+        ));
+    }
+    let config = GridsConfig {
+        count: n,
+        seed,
+        first_digit,
+    };
+    let (tx, rx) = sync_channel(1);
+    std::thread::Builder::new()
+        .name("shudu-grids".into())
+        .spawn(move || {
+            for w in GridStream::new(&config, wave) {
+                let lines = w.iter().map(line).collect();
+                if tx.send(lines).is_err() {
+                    break; // the iterator was dropped
+                }
+            }
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a worker thread: {e}")))?;
+    Ok(GridWaves {
+        rx: Mutex::new(Some(rx)),
+    })
+}
+
+/// The native module `shudu._shudu`.
+#[pymodule]
+fn _shudu(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(count_solutions_py, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_array, m)?)?;
+    m.add_function(wrap_pyfunction!(rate, m)?)?;
+    m.add_function(wrap_pyfunction!(rate_many, m)?)?;
+    m.add_function(wrap_pyfunction!(explain, m)?)?;
+    m.add_function(wrap_pyfunction!(hint, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(grid_waves, m)?)?;
+    m.add_class::<GridWaves>()?;
+    Ok(())
+}

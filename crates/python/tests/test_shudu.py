@@ -1,0 +1,358 @@
+"""Tests of the `shudu` Python package against an independent oracle and the command line.
+
+Run with `pytest crates/python/tests` after `pip install ./crates/python` (or `maturin develop`).
+The comparisons with the command line use the `shudu` binary: `$SHUDU_BIN`, else
+`target/release/shudu` or `target/debug/shudu` of this repository (`cargo build -p shudu`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import shudu
+
+ROOT = Path(__file__).resolve().parents[3]
+DATA = Path(os.environ.get("SHUDU_DATA", ROOT.parent / "shared" / "data"))
+CLASSIC = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+# ---------------------------------------------------------------------------------------------
+# The oracle: plain backtracking over the rules, written for clarity, not speed.
+
+def peers(i):
+    r, c = divmod(i, 9)
+    b = (r // 3) * 3 * 9 + (c // 3) * 3
+    out = set(range(r * 9, r * 9 + 9)) | set(range(c, 81, 9))
+    out |= {b + 9 * dr + dc for dr in range(3) for dc in range(3)}
+    out.discard(i)
+    return out
+
+
+PEERS = [peers(i) for i in range(81)]
+
+
+def oracle_count(puzzle: str, limit: int = 2) -> int:
+    cells = [0 if ch in ".0" else int(ch) for ch in puzzle]
+    for i, v in enumerate(cells):
+        if v and any(cells[j] == v for j in PEERS[i]):
+            return 0
+    count = 0
+
+    def search():
+        nonlocal count
+        best, best_options = None, None
+        for i in range(81):
+            if cells[i] == 0:
+                options = {1, 2, 3, 4, 5, 6, 7, 8, 9} - {cells[j] for j in PEERS[i]}
+                if best is None or len(options) < len(best_options):
+                    best, best_options = i, options
+                    if len(options) <= 1:
+                        break
+        if best is None:
+            count += 1
+            return count >= limit
+        for v in sorted(best_options):
+            cells[best] = v
+            if search():
+                return True
+        cells[best] = 0
+        return False
+
+    search()
+    return count
+
+
+def is_valid_grid(grid: str) -> bool:
+    if len(grid) != 81 or not grid.isdigit() or "0" in grid:
+        return False
+    return all(grid[i] != grid[j] for i in range(81) for j in PEERS[i])
+
+
+def completes(puzzle: str, grid: str) -> bool:
+    return all(p in ".0" or p == g for p, g in zip(puzzle, grid))
+
+
+def read_set(name: str, count: int):
+    path = DATA / name
+    assert path.exists(), f"data set {path} is missing (../shared/data beside the repository)"
+    out = []
+    with path.open() as f:
+        for line in f:
+            if line.startswith("#") or len(line.strip()) < 81:
+                continue
+            out.append(line.strip()[:81])
+            if len(out) == count:
+                break
+    return out
+
+
+def shudu_bin() -> str:
+    env = os.environ.get("SHUDU_BIN")
+    if env:
+        return env
+    for profile in ("release", "debug"):
+        p = ROOT / "target" / profile / "shudu"
+        if p.exists():
+            return str(p)
+    pytest.fail("no shudu binary: run `cargo build -p shudu` or set SHUDU_BIN")
+
+
+# ---------------------------------------------------------------------------------------------
+# Solving
+
+def test_solves_the_classic_to_a_valid_completion():
+    grid = shudu.solve(CLASSIC)
+    assert is_valid_grid(grid) and completes(CLASSIC, grid)
+    assert shudu.count_solutions(CLASSIC) == 1
+    assert shudu.is_unique(CLASSIC)
+
+
+@pytest.mark.parametrize(
+    "name, count", [("puzzles2_17_clue", 5), ("puzzles3_magictour_top1465", 12)]
+)
+def test_counts_agree_with_the_oracle_on_data_sets(name, count):
+    # The oracle is plain Python backtracking: a few puzzles a set keep this test short.
+    for p in read_set(name, count):
+        assert shudu.count_solutions(p) == oracle_count(p) == 1
+        grid = shudu.solve(p)
+        assert is_valid_grid(grid) and completes(p, grid)
+
+
+def test_counts_several_and_none():
+    serg = read_set("puzzles7_serg_benchmark", 10)
+    for p in serg:
+        assert shudu.count_solutions(p) == oracle_count(p) == 2
+    assert shudu.count_solutions("." * 81, limit=5) == 5
+    # Two 5s in row 1: no solution, and no exception either (a count is a value).
+    bad = "55" + "." * 79
+    with pytest.raises(ValueError, match="row 1"):
+        shudu.solve(bad)
+    assert shudu.solve_array(np.array([[5, 5] + [0] * 79], dtype=np.uint8))[1][0] == 0
+    unsolvable = "12345678." + "........9" + "." * 63
+    assert shudu.solve(unsolvable) is None
+    assert shudu.count_solutions(unsolvable) == oracle_count(unsolvable) == 0
+
+
+def test_accepts_sequences_of_ints():
+    cells = [0 if ch == "." else int(ch) for ch in CLASSIC]
+    assert shudu.solve(cells) == shudu.solve(CLASSIC)
+    assert shudu.solve(np.array(cells, dtype=np.uint8)) == shudu.solve(CLASSIC)
+
+
+def test_bad_puzzles_raise_value_error_with_their_position():
+    with pytest.raises(ValueError, match=r"column 3: found 'x'"):
+        shudu.solve("12x" + "." * 78)
+    with pytest.raises(ValueError, match="found 80 cells; expected 81"):
+        shudu.count_solutions("." * 80)
+    with pytest.raises(ValueError, match=r"cell 2 \(r1c2\): found 12"):
+        shudu.solve([0, 12] + [0] * 79)
+
+
+def test_solve_many_reports_a_bad_record_in_its_place():
+    out = shudu.solve_many([CLASSIC, "x" * 81, "." * 81, [0] * 80])
+    assert [r.status for r in out] == ["unique", "invalid", "multiple", "invalid"]
+    assert "column 1" in out[1].error
+    assert out[0].solution == shudu.solve(CLASSIC)
+    assert out[3].error is not None and "81" in out[3].error
+    first = shudu.solve_many([CLASSIC], limit=1)[0]
+    assert first.status == "solved" and first.count == 1
+
+
+def test_batch_calls_release_the_gil():
+    puzzles = read_set("puzzles3_magictour_top1465", 1465) * 6
+    ticks = 0
+    done = threading.Event()
+
+    def ticker():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    t = threading.Thread(target=ticker)
+    t.start()
+    start = time.perf_counter()
+    out = shudu.solve_many(puzzles)
+    elapsed = time.perf_counter() - start
+    done.set()
+    t.join()
+    assert all(r.status == "unique" for r in out)
+    # While the batch ran, the Python thread kept running: with the GIL held it could not.
+    if elapsed > 0.05:
+        assert ticks >= 5, f"{ticks} ticks in {elapsed:.3f} s"
+
+
+# ---------------------------------------------------------------------------------------------
+# NumPy
+
+def test_numpy_round_trip():
+    puzzles = read_set("puzzles2_17_clue", 200)
+    arr = shudu.to_array(puzzles)
+    assert arr.shape == (200, 81) and arr.dtype == np.uint8
+    assert shudu.from_array(arr) == puzzles
+    solutions, counts = shudu.solve_array(arr)
+    assert solutions.shape == (200, 81) and solutions.dtype == np.uint8
+    assert counts.shape == (200,) and (counts == 1).all()
+    for p, row in zip(puzzles, shudu.from_array(solutions)):
+        assert is_valid_grid(row) and completes(p, row)
+        assert row == shudu.solve(p)
+    # Givens kept, every row a permutation of 1..9.
+    mask = arr > 0
+    assert (solutions[mask] == arr[mask]).all()
+    assert (np.sort(solutions.reshape(-1, 9, 9), axis=2) == np.arange(1, 10)).all()
+
+
+def test_numpy_bad_arrays_name_row_and_column():
+    arr = np.zeros((3, 81), dtype=np.uint8)
+    arr[2, 40] = 11
+    with pytest.raises(ValueError, match="row 2, column 40: found 11"):
+        shudu.solve_array(arr)
+    with pytest.raises(ValueError, match=r"shape \(N, 81\)"):
+        shudu.solve_array(np.zeros((2, 80), dtype=np.uint8))
+    solutions, counts = shudu.solve_array(np.zeros((0, 81), dtype=np.uint8))
+    assert solutions.shape == (0, 81) and counts.shape == (0,)
+
+
+def test_unsolvable_rows_give_zero_rows_and_count():
+    arr = shudu.to_array(["12345678." + "........9" + "." * 63, CLASSIC])
+    solutions, counts = shudu.solve_array(arr)
+    assert list(counts) == [0, 1]
+    assert not solutions[0].any()
+
+
+# ---------------------------------------------------------------------------------------------
+# Grading, explaining, hints
+
+def test_rate_matches_explain_and_the_cli():
+    p = read_set("puzzles3_magictour_top1465", 1)[0]
+    r = shudu.rate(p)
+    e = shudu.explain(p)
+    assert r == e.rating
+    assert r.steps == len(e.steps)
+    assert r.er == max(s.rating for s in e.steps)
+    out = subprocess.run(
+        [shudu_bin(), "grade", "--format", "json", "-"],
+        input=p + "\n", capture_output=True, text=True, check=True,
+    ).stdout
+    record = json.loads(out.splitlines()[0])
+    assert (record["er"], record["ep"], record["ed"], record["band"]) == (r.er, r.ep, r.ed, r.band)
+    assert record["steps"] == r.steps
+
+
+def test_explain_path_solves_the_puzzle():
+    e = shudu.explain(CLASSIC)
+    cells = list(CLASSIC)
+    for step in e.steps:
+        for cell, digit in step.placements:
+            r, c = int(cell[1]) - 1, int(cell[3]) - 1
+            cells[r * 9 + c] = str(digit)
+    assert "".join(cells) == shudu.solve(CLASSIC)
+    assert e.rating.band == "easy" and e.rating.solved
+
+
+def test_rate_many_reports_bad_records_in_place():
+    out = shudu.rate_many([CLASSIC, "bad"])
+    assert isinstance(out[0], shudu.Rating) and isinstance(out[1], ValueError)
+
+
+def test_hint_is_a_true_step():
+    step = shudu.hint(CLASSIC)
+    solution = shudu.solve(CLASSIC)
+    assert step is not None and step.placements
+    for cell, digit in step.placements:
+        r, c = int(cell[1]) - 1, int(cell[3]) - 1
+        assert solution[r * 9 + c] == str(digit)
+    assert shudu.hint(CLASSIC, entries=solution) is None
+
+
+def test_hint_marks_errors_name_the_cell():
+    marks = [""] * 81
+    marks[2] = "12x"
+    with pytest.raises(ValueError, match=r"r1c3\), character 3: found 'x'"):
+        shudu.hint(CLASSIC, marks=marks)
+    with pytest.raises(ValueError, match="found 2 cells; expected 81"):
+        shudu.hint(CLASSIC, marks=["1", "2"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Generation
+
+def test_generated_puzzles_are_unique_by_the_oracle():
+    out = shudu.generate(8, givens=30, symmetry="rot180", seed=11)
+    assert len(out) == 8
+    for g in out:
+        assert sum(ch != "." for ch in g.puzzle) == 30
+        assert oracle_count(g.puzzle) == 1
+        assert is_valid_grid(g.solution) and completes(g.puzzle, g.solution)
+        assert all(
+            (g.puzzle[i] == ".") == (g.puzzle[80 - i] == ".") for i in range(81)
+        ), "rot180 symmetry"
+
+
+def test_minimal_puzzles_lose_uniqueness_without_any_given():
+    for g in shudu.generate(3, minimal=True, seed=5):
+        assert oracle_count(g.puzzle) == 1
+        for i, ch in enumerate(g.puzzle):
+            if ch != ".":
+                assert shudu.count_solutions(g.puzzle[:i] + "." + g.puzzle[i + 1:]) == 2
+
+
+def test_same_seed_same_puzzles_as_the_cli():
+    ours = shudu.generate(5, givens=(28, 32), seed=2024)
+    assert ours == shudu.generate(5, givens=(28, 32), seed=2024)
+    assert ours != shudu.generate(5, givens=(28, 32), seed=2025)
+    cli = subprocess.run(
+        [shudu_bin(), "generate", "-n", "5", "--givens", "28..32", "--seed", "2024"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    assert [g.puzzle for g in ours] == cli
+
+
+def test_difficulty_puts_ratings_in_the_band():
+    for g in shudu.generate(3, difficulty="fiendish", seed=3):
+        r = shudu.rate(g.puzzle)
+        assert r.band == "fiendish" and 2.6 <= r.er <= 6.0
+        assert oracle_count(g.puzzle) == 1
+    for g in shudu.generate(2, rating=(2.0, 4.0), seed=4):
+        assert 2.0 <= shudu.rate(g.puzzle).er <= 4.0
+
+
+def test_impossible_requests_raise_value_error():
+    with pytest.raises(ValueError, match="too few"):
+        shudu.generate(1, givens=16, seed=1)
+    with pytest.raises(ValueError, match="symmetry"):
+        shudu.generate(1, symmetry="spiral", seed=1)
+    with pytest.raises(ValueError, match="band|difficulty"):
+        shudu.generate(1, difficulty="impossible", seed=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Grids
+
+def test_grids_are_valid_distinct_and_the_cli_s():
+    out = shudu.grids(2000, seed=9, first_digit=1)
+    assert len(out) == len(set(out)) == 2000
+    assert all(g[0] == "1" for g in out)
+    assert all(is_valid_grid(g) for g in out[:50])
+    cli = subprocess.run(
+        [shudu_bin(), "grids", "-n", "2000", "--seed", "9", "--first-digit", "1"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    assert out == cli
+
+
+def test_iter_grids_streams_the_same_grids_in_small_waves():
+    streamed = shudu.iter_grids(3000, seed=4, wave=256)
+    first = next(streamed)
+    rest = list(streamed)
+    assert [first] + rest == shudu.grids(3000, seed=4)
+    with pytest.raises(ValueError, match="first_digit 0"):
+        shudu.grids(1, seed=1, first_digit=0)
