@@ -233,7 +233,9 @@ fn timeout_reports_found_m_of_n_and_exits_1() {
         ])
         .assert()
         .code(1)
-        .stderr(contains("of 2 puzzles within the time budget"));
+        .stderr(contains(
+            "found 0 of 2 puzzles: the time budget of 300ms ran out",
+        ));
 }
 
 #[test]
@@ -451,4 +453,122 @@ fn assignment_n_argument_errors() {
             .stderr(contains(*message));
     }
     assert!(!dir.path().join("sudoku.txt").exists());
+}
+
+/// Issue 12, item 7: a minimal puzzle with more givens than any ever found is refused at once
+/// (it used to search forever with no output).
+#[test]
+fn refuses_minimal_puzzle_with_more_givens_than_any_known() {
+    for givens in ["45", "81", "41..50"] {
+        shudu()
+            .args(["generate", "-n", "1", "--minimal", "--givens", givens])
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(2)
+            .stderr(contains(
+                "the most givens ever found in a minimal puzzle is 40",
+            ));
+    }
+    // 40 and below stay allowed (a range reaching down to common counts finds puzzles).
+    let text = stdout_of(&[
+        "generate",
+        "-n",
+        "2",
+        "--minimal",
+        "--givens",
+        "20..45",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(puzzles(&text).len(), 2);
+}
+
+/// Issue 12, items 7 and 8: the budget that ran out is named truly, with "found M of N".
+#[test]
+fn timeout_message_names_the_budget_that_ran_out() {
+    shudu()
+        .args([
+            "generate",
+            "-n",
+            "2",
+            "--givens",
+            "17",
+            "--seed",
+            "1",
+            "--timeout",
+            "300ms",
+        ])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(1)
+        .stderr(contains(
+            "found 0 of 2 puzzles: the time budget of 300ms ran out",
+        ));
+}
+
+/// Issue 12, item 7: `--timeout none` means no limit; other words are refused with the grammar.
+#[test]
+fn timeout_accepts_none_and_refuses_other_words() {
+    let text = stdout_of(&["generate", "-n", "1", "--seed", "2", "--timeout", "none"]);
+    assert_eq!(puzzles(&text).len(), 1);
+    shudu()
+        .args(["generate", "-n", "1", "--timeout", "never"])
+        .assert()
+        .code(2)
+        .stderr(contains("or 'none' for no limit"));
+    shudu()
+        .args(["generate", "--help"])
+        .assert()
+        .success()
+        .stdout(contains("[default: 60s]"));
+}
+
+/// The spread of a batch: (fewest givens, most givens, distinct counts).
+fn spread(givens: &[usize]) -> (usize, usize, usize) {
+    let mut distinct = givens.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    (
+        *givens.iter().min().unwrap(),
+        *givens.iter().max().unwrap(),
+        distinct.len(),
+    )
+}
+
+/// Issue 12, item 9: a range of givens with uniqueness spreads over the range (it used to give
+/// its low end every time).
+#[test]
+fn givens_range_spreads_over_the_range() {
+    let text = stdout_of(&["generate", "-n", "60", "--givens", "26..61", "--seed", "5"]);
+    let ps = puzzles(&text);
+    assert_eq!(ps.len(), 60);
+    assert!(ps.iter().all(is_proper));
+    let givens: Vec<usize> = ps.iter().map(|p| p.givens()).collect();
+    assert!(givens.iter().all(|g| (26..=61).contains(g)), "{givens:?}");
+    let (lo, hi, distinct) = spread(&givens);
+    assert!(lo <= 32 && hi >= 55 && distinct >= 15, "{givens:?}");
+}
+
+/// Issue 12, item 9, the assignment's form: `-r 20~50 -u` spreads the blanks over 20 to 50.
+#[test]
+fn assignment_blanks_range_spreads_over_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    shudu()
+        .current_dir(dir.path())
+        .args(["-n", "40", "-u", "-r", "20~50", "--seed", "6"])
+        .assert()
+        .success();
+    let text = fs::read_to_string(dir.path().join("sudoku.txt")).unwrap();
+    let blanks: Vec<usize> = text
+        .trim_end()
+        .split("\n\n")
+        .map(|b| {
+            let p: Puzzle = b.replace([' ', '\n'], "").parse().unwrap();
+            assert!(is_proper(&p));
+            81 - p.givens()
+        })
+        .collect();
+    assert_eq!(blanks.len(), 40);
+    let (lo, hi, distinct) = spread(&blanks);
+    assert!(lo <= 26 && hi >= 44 && distinct >= 12, "{blanks:?}");
 }

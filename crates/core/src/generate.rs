@@ -236,6 +236,11 @@ impl FromStr for Symmetry {
 /// The fewest givens a proper 9×9 puzzle can have (McGuire, Tugemann and Civario, 2012).
 pub const MIN_GIVENS: usize = 17;
 
+/// The most givens of any minimal 9×9 puzzle ever found: 40. No proof bounds it, but the players'
+/// forum searched for years (from minimal 39s, by {-n+m} moves) without finding a 41, so a
+/// request for a minimal puzzle with more givens is refused rather than searched forever.
+pub const MAX_MINIMAL_GIVENS: usize = 40;
+
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenerateConfig {
@@ -278,6 +283,8 @@ pub enum ConfigError {
     NoTarget,
     /// A difficulty band asked for puzzles that need not have a unique solution.
     BandNeedsUnique,
+    /// A minimal puzzle with more givens than any ever found ([`MAX_MINIMAL_GIVENS`]).
+    MinimalTooManyGivens(usize),
 }
 
 impl fmt::Display for ConfigError {
@@ -292,6 +299,10 @@ impl fmt::Display for ConfigError {
             }
             ConfigError::NoTarget => f.write_str(
                 "digging without the uniqueness check needs a number of givens to dig to (--givens)",
+            ),
+            ConfigError::MinimalTooManyGivens(a) => write!(
+                f,
+                "no minimal puzzle with {a} or more givens is known: the most givens ever found in a minimal puzzle is {MAX_MINIMAL_GIVENS} (years of searching by the Sudoku players' forum found none with more); ask for at most {MAX_MINIMAL_GIVENS} givens with --minimal"
             ),
             ConfigError::BandNeedsUnique => f.write_str(
                 "a difficulty band needs puzzles with a unique solution: only those can be rated",
@@ -337,8 +348,36 @@ impl GenerateConfig {
             if !(a..=b).any(|k| self.symmetry.allows_givens(k)) {
                 return Err(ConfigError::SymmetryGivens(self.symmetry, a, b));
             }
+            if self.minimal && self.unique && a > MAX_MINIMAL_GIVENS {
+                return Err(ConfigError::MinimalTooManyGivens(a));
+            }
         }
         Ok(())
+    }
+}
+
+impl GenerateConfig {
+    /// The config of one item of a batch. A range of givens asked with uniqueness (and without
+    /// `minimal`) becomes one target, drawn uniformly from the counts of the range that the
+    /// symmetry allows: digging with the range as it is would stop at its low end nearly every
+    /// time (unique puzzles dug from a grid reach about 24 givens), so the batch would not
+    /// spread over the range. Targets below about 22 givens make that item slow (local search).
+    /// A minimal puzzle is only asked to land in the range, and plain digging (`unique: false`)
+    /// already draws its target per attempt.
+    pub fn for_item<R: RngCore>(&self, rng: &mut R) -> GenerateConfig {
+        match self.givens {
+            Some((a, b)) if a < b && self.unique && !self.minimal => {
+                let allowed: Vec<usize> = (a..=b)
+                    .filter(|&k| self.symmetry.allows_givens(k))
+                    .collect();
+                let t = allowed[below(rng, allowed.len())];
+                GenerateConfig {
+                    givens: Some((t, t)),
+                    ..self.clone()
+                }
+            }
+            _ => self.clone(),
+        }
     }
 }
 
@@ -900,7 +939,8 @@ pub struct BatchResult {
     pub requested: usize,
     /// Complete grids tried, over all items.
     pub attempts: u64,
-    /// Whether the time budget ran out before every item was found.
+    /// Whether the time budget ran out before every item was found (`false` when items are
+    /// missing because the search gave up on them).
     pub timed_out: bool,
     /// Wall-clock time the batch took.
     pub elapsed: Duration,
@@ -943,17 +983,20 @@ pub fn generate_batch(
     let start = Instant::now();
     let deadline = budget.map(|b| start + b);
     let orbits = config.symmetry.orbit_table();
-    let (items, puzzles, attempts) = run_items(count, seed, progress, |rng, tries| loop {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break None;
-        }
-        *tries += 1;
-        if let Some(g) = attempt(config, orbits, rng, deadline) {
-            break Some(g);
+    let (items, puzzles, attempts) = run_items(count, seed, progress, |rng, tries| {
+        let config = config.for_item(rng);
+        loop {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break None;
+            }
+            *tries += 1;
+            if let Some(g) = attempt(&config, orbits, rng, deadline) {
+                break Some(g);
+            }
         }
     });
     Ok(BatchResult {
-        timed_out: puzzles.len() < count,
+        timed_out: puzzles.len() < count && deadline.is_some_and(|d| Instant::now() >= d),
         puzzles,
         items,
         requested: count,
@@ -1078,6 +1121,60 @@ mod tests {
             c.validate().unwrap_err().to_string(),
             "no puzzle with rot90 symmetry has exactly 22 givens: its cells fall into orbits of 1 or 4 cells"
         );
+    }
+
+    #[test]
+    fn refuses_minimal_puzzles_above_the_most_givens_known() {
+        let minimal = |a, b| GenerateConfig {
+            givens: Some((a, b)),
+            minimal: true,
+            ..GenerateConfig::default()
+        };
+        assert_eq!(
+            minimal(41, 81).validate(),
+            Err(ConfigError::MinimalTooManyGivens(41))
+        );
+        assert_eq!(minimal(40, 40).validate(), Ok(()));
+        assert_eq!(minimal(30, 60).validate(), Ok(()));
+    }
+
+    #[test]
+    fn items_of_a_range_draw_their_targets_uniformly() {
+        let config = GenerateConfig {
+            givens: Some((26, 61)),
+            ..GenerateConfig::default()
+        };
+        let mut seen = [0usize; 82];
+        for i in 0..3600 {
+            let c = config.for_item(&mut rng_for(9, i));
+            let (a, b) = c.givens.unwrap();
+            assert_eq!(a, b);
+            seen[a] += 1;
+        }
+        // 36 counts, 100 draws each expected: every one drawn, none far off.
+        for (k, &n) in seen.iter().enumerate() {
+            if (26..=61).contains(&k) {
+                assert!((50..=150).contains(&n), "{k}: {n}");
+            } else {
+                assert_eq!(n, 0, "{k}");
+            }
+        }
+        // Rot90 allows only counts that are 0 or 1 mod 4.
+        let rot90 = GenerateConfig {
+            symmetry: Symmetry::Rot90,
+            ..config.clone()
+        };
+        for i in 0..200 {
+            let (t, _) = rot90.for_item(&mut rng_for(9, i)).givens.unwrap();
+            assert!(t % 4 <= 1, "{t}");
+        }
+        // Minimal puzzles keep the range.
+        let minimal = GenerateConfig {
+            minimal: true,
+            givens: Some((20, 30)),
+            ..GenerateConfig::default()
+        };
+        assert_eq!(minimal.for_item(&mut rng_for(9, 0)), minimal);
     }
 
     #[test]

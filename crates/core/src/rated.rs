@@ -596,7 +596,7 @@ pub fn generate_rated_batch(
         rated(config, &orbits, rng, deadline, tried)
     });
     Ok(RatedBatch {
-        timed_out: puzzles.len() < count,
+        timed_out: puzzles.len() < count && deadline.is_some_and(|d| Instant::now() >= d),
         puzzles,
         items,
         requested: count,

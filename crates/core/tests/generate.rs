@@ -200,10 +200,11 @@ fn same_seed_same_puzzles_whatever_the_threads() {
     let three = run(3);
     assert_eq!(one.puzzles, three.puzzles);
     assert_eq!(one.items, (0..12).collect::<Vec<_>>());
-    // Item i is what one attempt loop on `rng_for(seed, i)` makes.
+    // Item i is what one attempt loop on `rng_for(seed, i)` makes, after drawing its target.
     let mut rng = rng_for(99, 5);
+    let item = config.for_item(&mut rng);
     let again = loop {
-        if let Some(g) = generate_one(&config, &mut rng) {
+        if let Some(g) = generate_one(&item, &mut rng) {
             break g;
         }
     };

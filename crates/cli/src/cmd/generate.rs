@@ -57,11 +57,11 @@ pub struct GenerateArgs {
     /// Write to FILE (replaced whole, atomically) instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds),
-    /// write what was found and say "found M of N". Without it the search goes on until every
-    /// puzzle is found, which for 17 or 18 givens may be never.
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    timeout: Option<Duration>,
+    /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds), write
+    /// what was found and say "found M of N". `none` searches until every puzzle is found, which
+    /// for 17 or 18 givens may be never.
+    #[arg(long, value_name = "DURATION|none", value_parser = parse_timeout, default_value = "60s")]
+    timeout: Timeout,
     /// `--unique false`: plain random digging to --givens without the uniqueness check (the
     /// classic method; puzzles may have several solutions, and the output says so).
     #[arg(long, default_value_t = true, action = ArgAction::Set, value_name = "BOOL")]
@@ -134,6 +134,20 @@ fn parse_band(s: &str) -> std::result::Result<Band, String> {
         .map_err(|e: shudu_core::logic::BandParseError| e.to_string())
 }
 
+/// A time budget: `None` for no limit (`--timeout none`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeout(pub Option<Duration>);
+
+/// Parses `--timeout`: a duration (see [`parse_duration`]) or `none`.
+pub fn parse_timeout(s: &str) -> std::result::Result<Timeout, String> {
+    if s.trim().eq_ignore_ascii_case("none") {
+        return Ok(Timeout(None));
+    }
+    parse_duration(s)
+        .map(|d| Timeout(Some(d)))
+        .map_err(|e| format!("{e}, or 'none' for no limit"))
+}
+
 /// Parses a duration: a number followed by `ms`, `s`, `m` or `h`; a bare number is seconds.
 pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
     let t = s.trim();
@@ -168,7 +182,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         rating: args.rating.or(args.difficulty.map(Band::range)),
         count: args.count as usize,
         seed: args.seed.unwrap_or_else(rand::random),
-        timeout: args.timeout,
+        timeout: args.timeout.0,
     };
     let batch = job.run()?;
     let mut out = Output::create(args.output.as_deref())?;
@@ -250,13 +264,35 @@ impl Job {
         if batch.is_complete() {
             return ExitCode::SUCCESS;
         }
-        eprintln!(
-            "shudu: found {} of {} puzzles within the time budget of {:.1?}",
-            batch.puzzles.len(),
-            batch.requested,
-            self.timeout.unwrap_or_default()
-        );
+        let (found, asked) = (batch.puzzles.len(), batch.requested);
+        match self.timeout {
+            Some(budget) if batch.timed_out => eprintln!(
+                "shudu: found {found} of {asked} puzzles: the time budget of {} ran out \
+                 (--timeout sets it; --timeout none searches without limit)",
+                show_duration(budget)
+            ),
+            _ => eprintln!(
+                "shudu: found {found} of {asked} puzzles: the search gave up after trying {} {} \
+                 without finding the rest",
+                batch.attempts,
+                if batch.attempts == 1 { "grid" } else { "grids" }
+            ),
+        }
         ExitCode::from(exit::NOT_UNIQUE)
+    }
+}
+
+/// A budget as the user would write it: `60s`, `500ms`, `2m`.
+fn show_duration(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms % 60_000 == 0 && ms >= 60_000 {
+        format!("{}m", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else if ms > 0 {
+        format!("{ms}ms")
+    } else {
+        format!("{d:?}")
     }
 }
 
