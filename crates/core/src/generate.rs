@@ -1130,6 +1130,77 @@ pub fn generate_batch(
     })
 }
 
+/// How a streamed batch went ([`generate_stream`], `rated::generate_rated_stream`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamSummary {
+    /// Puzzles found and handed on.
+    pub found: usize,
+    /// Items asked for.
+    pub requested: usize,
+    /// Complete grids tried, over all items.
+    pub attempts: u64,
+    /// Whether the time budget ran out before every item was found.
+    pub timed_out: bool,
+    /// Wall-clock time the batch took.
+    pub elapsed: Duration,
+}
+
+/// Makes items `items` of the batch `seed` for `config` and hands each puzzle found to
+/// `emit(item, puzzle)` in item order, as soon as the items before it are done.
+///
+/// Items run in parallel on rayon's pool in windows of 16 items a thread, so memory is bounded
+/// by the thread count, not by the number of items, and the first puzzles come out at once.
+/// Item `i` is made from its own stream `rng_for(seed, i)` exactly as in [`generate_batch`], so
+/// the output depends only on the seed and the items, never on the thread count, and the items
+/// `0..n` split into consecutive ranges (shards) give, concatenated, the items of one run.
+/// Items not found when `budget` runs out are skipped.
+///
+/// # Errors
+/// The first error `emit` returns, which stops the batch.
+///
+/// # Panics
+/// If the config is invalid (see [`GenerateConfig::validate`]).
+pub fn generate_stream<E>(
+    config: &GenerateConfig,
+    items: std::ops::Range<usize>,
+    seed: u64,
+    budget: Option<Duration>,
+    progress: &(dyn Fn(usize) + Sync),
+    emit: &mut dyn FnMut(usize, Generated) -> Result<(), E>,
+) -> Result<StreamSummary, E> {
+    config.validate().expect("a validated config");
+    let start = Instant::now();
+    let deadline = budget.map(|b| start + b);
+    let orbits = config.symmetry.orbit_table();
+    let requested = items.len();
+    let (found, attempts) = stream_items(
+        items,
+        seed,
+        deadline,
+        progress,
+        |rng, tries| {
+            let config = config.for_item(rng);
+            loop {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break None;
+                }
+                *tries += 1;
+                if let Some(g) = attempt(&config, orbits, rng, deadline) {
+                    break Some(g);
+                }
+            }
+        },
+        emit,
+    )?;
+    Ok(StreamSummary {
+        found,
+        requested,
+        attempts,
+        timed_out: found < requested && deadline.is_some_and(|d| Instant::now() >= d),
+        elapsed: start.elapsed(),
+    })
+}
+
 /// The driver behind every batch: item `i` runs `make` on its own stream `rng_for(seed, i)`, in
 /// parallel on rayon's pool, so the result depends only on the seed, never on the thread count.
 /// `make` counts the grids it tries in its second argument. Returns the items found (in order),
@@ -1140,26 +1211,63 @@ pub(crate) fn run_items<T: Send>(
     progress: &(dyn Fn(usize) + Sync),
     make: impl Fn(&mut crate::grids::Rng, &mut u64) -> Option<T> + Sync,
 ) -> (Vec<usize>, Vec<T>, u64) {
+    let (mut items, mut results) = (Vec::new(), Vec::new());
+    let (_, tried) = stream_items(0..count, seed, None, progress, make, &mut |i, t| {
+        items.push(i);
+        results.push(t);
+        Ok::<(), std::convert::Infallible>(())
+    })
+    .unwrap_or_else(|e| match e {});
+    (items, results, tried)
+}
+
+/// Items in a window of the streaming driver, per thread: enough to keep every thread busy
+/// while a slow item finishes, few enough that the window's puzzles take little memory.
+const WINDOW_PER_THREAD: usize = 16;
+
+/// [`run_items`] in windows of [`WINDOW_PER_THREAD`] items a thread, handing each result to
+/// `emit` in item order as its window completes. Returns the results found and the grids
+/// tried. Windows after `deadline` are not started.
+pub(crate) fn stream_items<T: Send, E>(
+    items: std::ops::Range<usize>,
+    seed: u64,
+    deadline: Option<Instant>,
+    progress: &(dyn Fn(usize) + Sync),
+    make: impl Fn(&mut crate::grids::Rng, &mut u64) -> Option<T> + Sync,
+    emit: &mut dyn FnMut(usize, T) -> Result<(), E>,
+) -> Result<(usize, u64), E> {
     let tried = AtomicU64::new(0);
-    let found: Vec<Option<T>> = (0..count)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = rng_for(seed, i as u64);
-            let mut tries = 0;
-            let out = make(&mut rng, &mut tries);
-            tried.fetch_add(tries, Ordering::Relaxed);
-            if out.is_some() {
-                progress(1);
+    let window = rayon::current_num_threads().max(1) * WINDOW_PER_THREAD;
+    let mut found = 0;
+    let mut start = items.start;
+    while start < items.end {
+        // Past the deadline every item would give up at once: stop rather than walk the rest.
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let end = items.end.min(start + window);
+        let out: Vec<Option<T>> = (start..end)
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = rng_for(seed, i as u64);
+                let mut tries = 0;
+                let out = make(&mut rng, &mut tries);
+                tried.fetch_add(tries, Ordering::Relaxed);
+                if out.is_some() {
+                    progress(1);
+                }
+                out
+            })
+            .collect();
+        for (i, t) in (start..end).zip(out) {
+            if let Some(t) = t {
+                found += 1;
+                emit(i, t)?;
             }
-            out
-        })
-        .collect();
-    let (items, results) = found
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, g)| g.map(|g| (i, g)))
-        .unzip();
-    (items, results, tried.into_inner())
+        }
+        start = end;
+    }
+    Ok((found, tried.into_inner()))
 }
 
 #[cfg(test)]

@@ -45,7 +45,8 @@ use rand::RngCore;
 
 use crate::bitset::{Cell, CellSet};
 use crate::generate::{
-    generate_one, is_minimal, run_items, with, without, ConfigError, GenerateConfig, Generated,
+    generate_one, is_minimal, run_items, stream_items, with, without, ConfigError, GenerateConfig,
+    Generated, StreamSummary,
 };
 use crate::grid::{Grid, Puzzle};
 use crate::logic::{next_step, rate, Band, Board, Rating, Summary, Tally};
@@ -601,6 +602,45 @@ pub fn generate_rated_batch(
         items,
         requested: count,
         grids,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// [`generate_rated_batch`] streamed: items `items` in order, each puzzle found handed to
+/// `emit(item, (puzzle, rating))` as soon as the items before it are done, with memory bounded by
+/// the thread count (see [`crate::generate::generate_stream`]).
+///
+/// # Errors
+/// The first error `emit` returns, which stops the batch.
+///
+/// # Panics
+/// If the config is invalid (see [`RatedConfig::validate`]).
+pub fn generate_rated_stream<E>(
+    config: &RatedConfig,
+    items: std::ops::Range<usize>,
+    seed: u64,
+    budget: Option<Duration>,
+    progress: &(dyn Fn(usize) + Sync),
+    emit: &mut dyn FnMut(usize, (Generated, Summary)) -> Result<(), E>,
+) -> Result<StreamSummary, E> {
+    config.validate().expect("a validated config");
+    let start = Instant::now();
+    let deadline = budget.map(|b| start + b);
+    let orbits = config.base.symmetry.orbits();
+    let requested = items.len();
+    let (found, attempts) = stream_items(
+        items,
+        seed,
+        deadline,
+        progress,
+        |rng, tried| rated(config, &orbits, rng, deadline, tried),
+        emit,
+    )?;
+    Ok(StreamSummary {
+        found,
+        requested,
+        attempts,
+        timed_out: found < requested && deadline.is_some_and(|d| Instant::now() >= d),
         elapsed: start.elapsed(),
     })
 }

@@ -157,11 +157,9 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
             band,
         },
         rating: None,
-        count: n,
+        items: 0..n,
         seed: args.seed.unwrap_or_else(rand::random),
         timeout: Some(BUDGET),
     };
-    let batch = job.run()?;
-    crate::cmd::generate::write_to(&batch, &job, FormatArg::Grid.into(), Path::new(OUTPUT))?;
-    Ok(job.report(&batch))
+    crate::cmd::generate::write_to(&job, FormatArg::Grid.into(), Path::new(OUTPUT))
 }

@@ -8,9 +8,10 @@ use anyhow::{Context, Result};
 use clap::{ArgAction, Args};
 use rayon::prelude::*;
 use shudu_core::format::Format;
-use shudu_core::generate::{generate_batch, BatchResult, GenerateConfig, Symmetry};
+use shudu_core::generate::{generate_stream, GenerateConfig, Generated, StreamSummary, Symmetry};
 use shudu_core::logic::{rate, Band, Rating};
-use shudu_core::rated::{generate_rated_batch, RatedConfig, MAX_RATING};
+use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
+use shudu_core::Puzzle;
 
 use crate::exit;
 use crate::io::{self, FormatArg, Output};
@@ -18,10 +19,14 @@ use crate::io::{self, FormatArg, Output};
 /// Arguments of `shudu generate`.
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// How many puzzles to make (up to a million: the batch is held in memory, 164 bytes a
-    /// puzzle, and a million minimal puzzles take about two minutes on one core).
-    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// How many puzzles to make. They are written in order as they are found, with memory
+    /// bounded by the thread count, so any count works.
+    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..))]
     count: u64,
+    /// Make only shard I (from 0) of N of the batch: shards 0/N to N-1/N of one --seed,
+    /// concatenated in order, are exactly the output of one run.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// Exactly K givens (17 to 81), or a range A..B.
     #[arg(long, value_name = "K|A..B", value_parser = parse_givens)]
     givens: Option<(usize, usize)>,
@@ -167,6 +172,40 @@ pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
     Duration::try_from_secs_f64(value * scale).map_err(|_| bad())
 }
 
+/// Parses `--shard I/N`: shard `I` (from 0) of `N`.
+pub fn parse_shard(s: &str) -> std::result::Result<Shard, String> {
+    let bad = || format!("expected a shard I/N with 0 <= I < N, such as 0/4, found '{s}'");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let i: usize = i.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok(Shard { index: i, of: n })
+}
+
+/// Shard `index` of `of`: a consecutive part of a batch's items, so that shards `0..of` of one
+/// seed, concatenated in order, are exactly the output of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which shard, from 0.
+    pub index: usize,
+    /// How many shards.
+    pub of: usize,
+}
+
+impl Shard {
+    /// The whole batch.
+    pub const ALL: Shard = Shard { index: 0, of: 1 };
+
+    /// The items of a batch of `count` that this shard makes: `count * index / of` up to
+    /// `count * (index + 1) / of`.
+    pub fn items(self, count: u64) -> std::ops::Range<usize> {
+        let at = |k: usize| (count as u128 * k as u128 / self.of as u128) as usize;
+        at(self.index)..at(self.index + 1)
+    }
+}
+
 /// Runs `shudu generate`.
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     io::set_threads(args.threads)?;
@@ -180,24 +219,35 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let job = Job {
         config,
         rating: args.rating.or(args.difficulty.map(Band::range)),
-        count: args.count as usize,
+        items: args.shard.unwrap_or(Shard::ALL).items(args.count),
         seed: args.seed.unwrap_or_else(rand::random),
         timeout: args.timeout.0,
     };
-    let batch = job.run()?;
+    job.validate()?;
     let mut out = Output::create(args.output.as_deref())?;
-    out.write_all(&render(
-        &batch,
-        &job,
-        args.format.into(),
-        args.with_solution,
-        false,
-    ))?;
+    let format: Format = args.format.into();
+    let mut stats = Stats::new(&job);
+    let mut buf = Vec::with_capacity(1 << 12);
+    if !job.config.unique && job.items.start == 0 && format != Format::Json {
+        buf.extend_from_slice(
+            b"# plain random digging (--unique false): puzzles may have several solutions\n",
+        );
+    }
+    let summary = job.run(&mut |item, g| {
+        render_one(&mut buf, g, item, &job, format, args.with_solution);
+        if args.stats {
+            stats.add(item, g);
+        }
+        out.write_all(&buf)?;
+        buf.clear();
+        Ok(())
+    })?;
+    out.write_all(&buf)?;
     out.finish()?;
     if args.stats {
-        eprint!("{}", stats(&batch, &job));
+        eprint!("{}", stats.report(&summary, &job));
     }
-    Ok(job.report(&batch))
+    Ok(job.report(&summary))
 }
 
 /// One generation request, shared with the assignment's `-n` mode.
@@ -207,8 +257,8 @@ pub struct Job {
     /// The Sudoku Explainer rating range (ER) asked for, if any; a `band` in `config` asks for
     /// that band's range too.
     pub rating: Option<(Rating, Rating)>,
-    /// How many.
-    pub count: usize,
+    /// The items this run makes (all of `0..count` unless `--shard`).
+    pub items: std::ops::Range<usize>,
     /// The seed of the batch.
     pub seed: u64,
     /// The time budget.
@@ -216,8 +266,36 @@ pub struct Job {
 }
 
 impl Job {
-    /// Generates the batch, with a progress bar on a terminal.
-    pub fn run(&self) -> Result<BatchResult> {
+    /// The rated search's config, if a rating is asked for.
+    fn rated(&self) -> Option<RatedConfig> {
+        let rating = self.rating.or(self.config.band.map(Band::range))?;
+        Some(RatedConfig {
+            base: GenerateConfig {
+                band: None,
+                ..self.config.clone()
+            },
+            rating,
+        })
+    }
+
+    /// Refuses a request that no puzzle can satisfy, before any output file is touched.
+    pub fn validate(&self) -> Result<()> {
+        match self.rated() {
+            Some(r) => r.validate().context("cannot generate these puzzles"),
+            None => self
+                .config
+                .validate()
+                .context("cannot generate these puzzles"),
+        }
+    }
+
+    /// Generates the items in order, handing each puzzle found to `emit(item, puzzle)` as soon
+    /// as the items before it are done (memory bounded by the thread count), with a progress
+    /// bar on a terminal. Call [`Job::validate`] first.
+    pub fn run(
+        &self,
+        emit: &mut dyn FnMut(usize, &Generated) -> Result<()>,
+    ) -> Result<StreamSummary> {
         if !self.config.unique {
             eprintln!(
                 "shudu: note: plain random digging without the uniqueness check (--unique false, \
@@ -225,46 +303,39 @@ impl Job {
             );
         }
         // Generation can be slow (few givens, hard bands): a bar for any count.
-        let bar = io::progress(self.count as u64, "puzzles", 1);
+        let bar = io::progress(self.items.len() as u64, "puzzles", 1);
         let progress = |k: usize| bar.inc(k as u64);
-        let rating = self.rating.or(self.config.band.map(Band::range));
-        let batch = match rating {
+        let summary = match self.rated() {
             // A rating asked for: the rated search (local search on the givens for rare
             // bands), which grades as it goes.
-            Some(rating) => {
-                let config = RatedConfig {
-                    base: GenerateConfig {
-                        band: None,
-                        ..self.config.clone()
-                    },
-                    rating,
-                };
-                let rated =
-                    generate_rated_batch(&config, self.count, self.seed, self.timeout, &progress)
-                        .context("cannot generate these puzzles")?;
-                BatchResult {
-                    puzzles: rated.puzzles.into_iter().map(|(g, _)| g).collect(),
-                    items: rated.items,
-                    requested: rated.requested,
-                    attempts: rated.grids,
-                    timed_out: rated.timed_out,
-                    elapsed: rated.elapsed,
-                }
-            }
-            None => generate_batch(&self.config, self.count, self.seed, self.timeout, &progress)
-                .context("cannot generate these puzzles")?,
+            Some(config) => generate_rated_stream(
+                &config,
+                self.items.clone(),
+                self.seed,
+                self.timeout,
+                &progress,
+                &mut |i, (g, _)| emit(i, &g),
+            )?,
+            None => generate_stream(
+                &self.config,
+                self.items.clone(),
+                self.seed,
+                self.timeout,
+                &progress,
+                &mut |i, g| emit(i, &g),
+            )?,
         };
         bar.finish_and_clear();
-        Ok(batch)
+        Ok(summary)
     }
 
     /// Says on standard error if the budget ran out, and gives the exit status: 1 if some
     /// puzzles are missing.
-    pub fn report(&self, batch: &BatchResult) -> ExitCode {
-        if batch.is_complete() {
+    pub fn report(&self, batch: &StreamSummary) -> ExitCode {
+        if batch.found == batch.requested {
             return ExitCode::SUCCESS;
         }
-        let (found, asked) = (batch.puzzles.len(), batch.requested);
+        let (found, asked) = (batch.found, batch.requested);
         match self.timeout {
             Some(budget) if batch.timed_out => eprintln!(
                 "shudu: found {found} of {asked} puzzles: the time budget of {} ran out \
@@ -307,128 +378,133 @@ struct JsonRecord<'a> {
     unique_checked: bool,
 }
 
-/// The whole output, in item order. Unless `bare`, output of plain digging starts with a `#`
-/// comment saying that uniqueness was not checked (JSON says it in every record).
-pub fn render(
-    batch: &BatchResult,
+/// Appends the record of item `item` to `buf`. Block formats number records by item (two a
+/// puzzle with its solution), so that the shards of a batch, concatenated, are one run's output.
+pub fn render_one(
+    buf: &mut Vec<u8>,
+    g: &Generated,
+    item: usize,
     job: &Job,
     format: Format,
     with_solution: bool,
-    bare: bool,
-) -> Vec<u8> {
-    let mut buf = Vec::with_capacity(batch.puzzles.len() * 180);
-    if !job.config.unique && !bare && format != Format::Json {
-        buf.extend_from_slice(
-            b"# plain random digging (--unique false): puzzles may have several solutions\n",
-        );
-    }
-    let mut index = 0;
-    for (g, &item) in batch.puzzles.iter().zip(&batch.items) {
-        match format {
-            Format::Json => {
-                let record = JsonRecord {
-                    puzzle: g.puzzle.to_line(),
-                    solution: g.solution.to_line(),
-                    givens: g.puzzle.givens(),
-                    symmetry: job.config.symmetry.name(),
-                    seed: job.seed,
-                    item,
-                    unique_checked: job.config.unique,
-                };
-                serde_json::to_writer(&mut buf, &record).expect("writing to memory");
-                buf.push(b'\n');
-            }
-            Format::Line if with_solution => {
-                buf.extend_from_slice(g.puzzle.to_line().as_bytes());
-                buf.push(b' ');
-                buf.extend_from_slice(g.solution.to_line().as_bytes());
-                buf.push(b'\n');
-            }
-            _ => {
-                format.write(&mut buf, index, &g.puzzle);
-                index += 1;
-                if with_solution {
-                    format.write(&mut buf, index, &g.solution.to_puzzle());
-                    index += 1;
-                }
+) {
+    match format {
+        Format::Json => {
+            let record = JsonRecord {
+                puzzle: g.puzzle.to_line(),
+                solution: g.solution.to_line(),
+                givens: g.puzzle.givens(),
+                symmetry: job.config.symmetry.name(),
+                seed: job.seed,
+                item,
+                unique_checked: job.config.unique,
+            };
+            serde_json::to_writer(&mut *buf, &record).expect("writing to memory");
+            buf.push(b'\n');
+        }
+        Format::Line if with_solution => {
+            buf.extend_from_slice(g.puzzle.to_line().as_bytes());
+            buf.push(b' ');
+            buf.extend_from_slice(g.solution.to_line().as_bytes());
+            buf.push(b'\n');
+        }
+        _ => {
+            let index = if with_solution { 2 * item } else { item };
+            format.write(buf, index, &g.puzzle);
+            if with_solution {
+                format.write(buf, index + 1, &g.solution.to_puzzle());
             }
         }
     }
-    buf
 }
 
 /// At most this many puzzles are graded for the `--stats` histogram of ratings.
 const RATED_SAMPLE: usize = 2000;
 
-/// The `--stats` summary.
-pub fn stats(batch: &BatchResult, job: &Job) -> String {
-    use std::fmt::Write;
-    let found = batch.puzzles.len();
-    let secs = batch.elapsed.as_secs_f64();
-    let mut s = String::new();
-    let kind = if job.config.unique {
-        "unique solution checked"
-    } else {
-        "plain digging, uniqueness NOT checked"
-    };
-    let _ = writeln!(
-        s,
-        "made {found} of {} puzzles ({kind}), seed {}",
-        batch.requested, job.seed
-    );
-    let _ = writeln!(
-        s,
-        "time {secs:.3} s, {:.1} us a puzzle, {:.0} puzzles/s, {:.2} grids tried a puzzle",
-        secs * 1e6 / found.max(1) as f64,
-        found as f64 / secs.max(1e-9),
-        batch.attempts as f64 / found.max(1) as f64
-    );
-    if found == 0 {
-        return s;
-    }
-    let mut by_givens = [0usize; 82];
-    for g in &batch.puzzles {
-        by_givens[g.puzzle.givens()] += 1;
-    }
-    let _ = writeln!(s, "givens:");
-    histogram(
-        &mut s,
-        by_givens
-            .iter()
-            .enumerate()
-            .map(|(k, &n)| (k.to_string(), n)),
-        found,
-    );
-    if job.config.unique {
-        // Grading costs up to milliseconds a puzzle: rate an even sample of big batches.
-        let step = found.div_ceil(RATED_SAMPLE);
-        let bands: Vec<Band> = batch
-            .puzzles
-            .par_iter()
-            .step_by(step)
-            .map(|g| rate(&g.puzzle).band)
-            .collect();
-        if step == 1 {
-            let _ = writeln!(s, "ratings (Sudoku Explainer bands):");
-        } else {
-            let _ = writeln!(
-                s,
-                "ratings (Sudoku Explainer bands) of {} puzzles, one in {step}:",
-                bands.len()
-            );
+/// The `--stats` summary, gathered as the puzzles stream by: a histogram of givens over all,
+/// ratings of an even sample (one item in `step`) kept aside.
+pub struct Stats {
+    by_givens: [usize; 82],
+    step: usize,
+    sample: Vec<Puzzle>,
+}
+
+impl Stats {
+    fn new(job: &Job) -> Stats {
+        Stats {
+            by_givens: [0; 82],
+            step: job.items.len().div_ceil(RATED_SAMPLE).max(1),
+            sample: Vec::new(),
         }
+    }
+
+    fn add(&mut self, item: usize, g: &Generated) {
+        self.by_givens[g.puzzle.givens()] += 1;
+        if item % self.step == 0 {
+            self.sample.push(g.puzzle);
+        }
+    }
+
+    fn report(&self, batch: &StreamSummary, job: &Job) -> String {
+        use std::fmt::Write;
+        let found = batch.found;
+        let secs = batch.elapsed.as_secs_f64();
+        let mut s = String::new();
+        let kind = if job.config.unique {
+            "unique solution checked"
+        } else {
+            "plain digging, uniqueness NOT checked"
+        };
+        let _ = writeln!(
+            s,
+            "made {found} of {} puzzles ({kind}), seed {}",
+            batch.requested, job.seed
+        );
+        let _ = writeln!(
+            s,
+            "time {secs:.3} s, {:.1} us a puzzle, {:.0} puzzles/s, {:.2} grids tried a puzzle",
+            secs * 1e6 / found.max(1) as f64,
+            found as f64 / secs.max(1e-9),
+            batch.attempts as f64 / found.max(1) as f64
+        );
+        if found == 0 {
+            return s;
+        }
+        let _ = writeln!(s, "givens:");
         histogram(
             &mut s,
-            Band::ALL.iter().map(|b| {
-                (
-                    b.name().to_string(),
-                    bands.iter().filter(|&x| x == b).count(),
-                )
-            }),
-            bands.len(),
+            self.by_givens
+                .iter()
+                .enumerate()
+                .map(|(k, &n)| (k.to_string(), n)),
+            found,
         );
+        if job.config.unique {
+            // Grading costs up to milliseconds a puzzle: rate an even sample of big batches.
+            let bands: Vec<Band> = self.sample.par_iter().map(|p| rate(p).band).collect();
+            if self.step == 1 {
+                let _ = writeln!(s, "ratings (Sudoku Explainer bands):");
+            } else {
+                let _ = writeln!(
+                    s,
+                    "ratings (Sudoku Explainer bands) of {} puzzles, one in {}:",
+                    bands.len(),
+                    self.step
+                );
+            }
+            histogram(
+                &mut s,
+                Band::ALL.iter().map(|b| {
+                    (
+                        b.name().to_string(),
+                        bands.iter().filter(|&x| x == b).count(),
+                    )
+                }),
+                bands.len(),
+            );
+        }
+        s
     }
-    s
 }
 
 /// Rows `label count percent bar` for the non-zero counts.
@@ -441,9 +517,18 @@ fn histogram(s: &mut String, rows: impl Iterator<Item = (String, usize)>, total:
     }
 }
 
-/// Writes the batch to `path` in `format` with no comment line: the assignment's mode.
-pub fn write_to(batch: &BatchResult, job: &Job, format: Format, path: &Path) -> Result<()> {
+/// Streams the job to `path` in `format` with no comment line (the assignment's mode), and
+/// gives the exit status.
+pub fn write_to(job: &Job, format: Format, path: &Path) -> Result<ExitCode> {
+    job.validate()?;
     let mut out = Output::create(Some(path))?;
-    out.write_all(&render(batch, job, format, false, true))?;
-    out.finish()
+    let mut buf = Vec::with_capacity(1 << 12);
+    let summary = job.run(&mut |item, g| {
+        render_one(&mut buf, g, item, job, format, false);
+        out.write_all(&buf)?;
+        buf.clear();
+        Ok(())
+    })?;
+    out.finish()?;
+    Ok(job.report(&summary))
 }
