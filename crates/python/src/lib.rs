@@ -5,7 +5,7 @@
 //! import. Batch calls release the GIL (`Python::detach`) and run on rayon's pool; errors are
 //! `ValueError`s carrying the core's messages (puzzle, line, column and what was expected).
 //!
-//! Same seed, same output as the CLI: `generate` and `grid_waves` call the same core functions
+//! Same seed, same output as the CLI: `generate_waves` and `grid_waves` call the same core functions
 //! with the same arguments as `shudu generate` and `shudu grids`.
 
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -18,10 +18,10 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use shudu_core::format::parse_one;
-use shudu_core::generate::{generate_batch, GenerateConfig, Symmetry};
+use shudu_core::generate::{generate_stream, GenerateConfig, Symmetry};
 use shudu_core::grids::{GridStream, GridsConfig};
 use shudu_core::logic::{self, Band, Board, Rating, Step, Summary};
-use shudu_core::rated::{generate_rated_batch, RatedConfig, MAX_RATING};
+use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
 use shudu_core::solver::count_solutions;
 use shudu_core::{Digit, DigitSet, Grid, Puzzle};
 
@@ -301,16 +301,71 @@ fn hint(
     }))
 }
 
-/// The outcome of a generation: `(puzzles with solutions, requested, timed_out, seconds)`.
-type GenerateRecord = (Vec<(String, String)>, usize, bool, f64);
+/// One generated puzzle: `(item, puzzle, solution, rating)`; the rating is there when the
+/// batch asked for one (the rated search grades as it goes).
+type GeneratedRecord = (usize, String, String, Option<RateRecord>);
 
-/// Makes `n` puzzles exactly as `shudu generate` does for the same arguments and seed.
+/// How a generation went: `(found, requested, timed_out, grids tried, seconds)`.
+type SummaryRecord = (usize, usize, bool, u64, f64);
+
+/// What the generation worker sends: a wave of puzzles, then the summary.
+enum GenMsg {
+    Wave(Vec<GeneratedRecord>),
+    Done(SummaryRecord),
+}
+
+/// Streams the puzzles of `shudu generate` a wave at a time, in item order: a worker thread
+/// makes the next puzzles while Python consumes these (memory bounded by the wave and the
+/// thread count). Dropping the iterator stops the worker at its next puzzle.
+#[pyclass]
+struct GenerateWaves {
+    /// The worker's messages; `None` once the summary has arrived.
+    rx: Mutex<Option<Receiver<GenMsg>>>,
+    /// The summary, once the worker has finished.
+    summary: Mutex<Option<SummaryRecord>>,
+}
+
+#[pymethods]
+impl GenerateWaves {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> Option<Vec<GeneratedRecord>> {
+        let rx = self.rx.lock().ok()?.take()?;
+        let (rx, msg) = py.detach(move || {
+            let msg = rx.recv().ok();
+            (rx, msg)
+        });
+        match msg {
+            Some(GenMsg::Wave(w)) => {
+                *self.rx.lock().ok()? = Some(rx);
+                Some(w)
+            }
+            Some(GenMsg::Done(s)) => {
+                *self.summary.lock().ok()? = Some(s);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// `(found, requested, timed_out, grids tried, seconds)` once the iterator is exhausted,
+    /// `None` before.
+    fn summary(&self) -> Option<SummaryRecord> {
+        self.summary.lock().ok().and_then(|s| *s)
+    }
+}
+
+/// Makes items `start..end` of the batch `seed` exactly as `shudu generate` does for the same
+/// arguments (`--shard I/N` makes the items `count * I / N .. count * (I + 1) / N`), as an
+/// iterator of waves of at most `wave` puzzles.
 #[pyfunction]
-#[pyo3(signature = (n, seed, givens = None, symmetry = "none", minimal = false, difficulty = None, rating = None, timeout = None, unique = true))]
+#[pyo3(signature = (start, end, seed, givens = None, symmetry = "none", minimal = false, difficulty = None, rating = None, timeout = None, unique = true, wave = 256))]
 #[allow(clippy::too_many_arguments)]
-fn generate(
-    py: Python<'_>,
-    n: usize,
+fn generate_waves(
+    start: usize,
+    end: usize,
     seed: u64,
     givens: Option<(usize, usize)>,
     symmetry: &str,
@@ -319,7 +374,18 @@ fn generate(
     rating: Option<(f64, f64)>,
     timeout: Option<f64>,
     unique: bool,
-) -> PyResult<GenerateRecord> {
+    wave: usize,
+) -> PyResult<GenerateWaves> {
+    if start > end {
+        return Err(PyValueError::new_err(format!(
+            "items {start}..{end}: expected start <= end"
+        )));
+    }
+    if wave == 0 {
+        return Err(PyValueError::new_err(
+            "wave: expected at least 1 puzzle a wave",
+        ));
+    }
     let symmetry: Symmetry = symmetry
         .parse()
         .map_err(|e: shudu_core::generate::UnknownSymmetry| PyValueError::new_err(e.to_string()))?;
@@ -354,42 +420,82 @@ fn generate(
         }
         None => None,
     };
-    let config = GenerateConfig {
+    let base = GenerateConfig {
         givens,
         symmetry,
         minimal,
         unique,
         band: None,
     };
-    let result = py.detach(|| match rating {
+    // Refuse what no puzzle can satisfy here, as an exception, before the worker starts.
+    let rated = match rating {
         Some(rating) => {
-            let config = RatedConfig {
-                base: config,
-                rating,
-            };
-            generate_rated_batch(&config, n, seed, timeout, &|_| {})
-                .map(|b| {
-                    let found = b
-                        .puzzles
-                        .iter()
-                        .map(|(g, _)| (g.puzzle.to_line(), g.solution.to_line()))
-                        .collect();
-                    (found, b.requested, b.timed_out, b.elapsed.as_secs_f64())
-                })
-                .map_err(|e| e.to_string())
+            let config = RatedConfig { base, rating };
+            config.validate().map_err(|e| {
+                PyValueError::new_err(format!("cannot generate these puzzles: {e}"))
+            })?;
+            Ok(config)
         }
-        None => generate_batch(&config, n, seed, timeout, &|_| {})
-            .map(|b| {
-                let found = b
-                    .puzzles
-                    .iter()
-                    .map(|g| (g.puzzle.to_line(), g.solution.to_line()))
-                    .collect();
-                (found, b.requested, b.timed_out, b.elapsed.as_secs_f64())
-            })
-            .map_err(|e| e.to_string()),
-    });
-    result.map_err(PyValueError::new_err)
+        None => {
+            base.validate().map_err(|e| {
+                PyValueError::new_err(format!("cannot generate these puzzles: {e}"))
+            })?;
+            Err(base)
+        }
+    };
+    let (tx, rx) = sync_channel::<GenMsg>(1);
+    std::thread::Builder::new()
+        .name("shudu-generate".into())
+        .spawn(move || {
+            let mut buf = Vec::with_capacity(wave);
+            // Sends a full wave; an error means the iterator was dropped: stop the batch.
+            let mut push = |rec: GeneratedRecord| -> Result<(), ()> {
+                buf.push(rec);
+                if buf.len() == wave {
+                    tx.send(GenMsg::Wave(std::mem::take(&mut buf)))
+                        .map_err(|_| ())?;
+                }
+                Ok(())
+            };
+            let summary = match &rated {
+                Ok(config) => generate_rated_stream(
+                    config,
+                    start..end,
+                    seed,
+                    timeout,
+                    &|_| {},
+                    &mut |i, (g, s)| {
+                        push((
+                            i,
+                            g.puzzle.to_line(),
+                            g.solution.to_line(),
+                            Some(rate_record(&s)),
+                        ))
+                    },
+                ),
+                Err(config) => {
+                    generate_stream(config, start..end, seed, timeout, &|_| {}, &mut |i, g| {
+                        push((i, g.puzzle.to_line(), g.solution.to_line(), None))
+                    })
+                }
+            };
+            let Ok(s) = summary else { return };
+            if !buf.is_empty() && tx.send(GenMsg::Wave(buf)).is_err() {
+                return;
+            }
+            let _ = tx.send(GenMsg::Done((
+                s.found,
+                s.requested,
+                s.timed_out,
+                s.attempts,
+                s.elapsed.as_secs_f64(),
+            )));
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a worker thread: {e}")))?;
+    Ok(GenerateWaves {
+        rx: Mutex::new(Some(rx)),
+        summary: Mutex::new(None),
+    })
 }
 
 /// Streams the distinct random grids of `shudu grids -n N --seed S` a wave at a time: a worker
@@ -460,6 +566,7 @@ fn grid_waves(n: usize, seed: u64, first_digit: Option<u8>, wave: usize) -> PyRe
 /// The native module `shudu._shudu`.
 #[pymodule]
 fn _shudu(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count_solutions_py, m)?)?;
@@ -469,7 +576,8 @@ fn _shudu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rate_many, m)?)?;
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(hint, m)?)?;
-    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_waves, m)?)?;
+    m.add_class::<GenerateWaves>()?;
     m.add_function(wrap_pyfunction!(grid_waves, m)?)?;
     m.add_class::<GridWaves>()?;
     Ok(())

@@ -18,66 +18,11 @@ import numpy as np
 import pytest
 
 import shudu
+from oracle import PEERS, completes, is_valid_grid, oracle_count  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = Path(os.environ.get("SHUDU_DATA", ROOT.parent / "shared" / "data"))
 CLASSIC = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-
-
-# ---------------------------------------------------------------------------------------------
-# The oracle: plain backtracking over the rules, written for clarity, not speed.
-
-def peers(i):
-    r, c = divmod(i, 9)
-    b = (r // 3) * 3 * 9 + (c // 3) * 3
-    out = set(range(r * 9, r * 9 + 9)) | set(range(c, 81, 9))
-    out |= {b + 9 * dr + dc for dr in range(3) for dc in range(3)}
-    out.discard(i)
-    return out
-
-
-PEERS = [peers(i) for i in range(81)]
-
-
-def oracle_count(puzzle: str, limit: int = 2) -> int:
-    cells = [0 if ch in ".0" else int(ch) for ch in puzzle]
-    for i, v in enumerate(cells):
-        if v and any(cells[j] == v for j in PEERS[i]):
-            return 0
-    count = 0
-
-    def search():
-        nonlocal count
-        best, best_options = None, None
-        for i in range(81):
-            if cells[i] == 0:
-                options = {1, 2, 3, 4, 5, 6, 7, 8, 9} - {cells[j] for j in PEERS[i]}
-                if best is None or len(options) < len(best_options):
-                    best, best_options = i, options
-                    if len(options) <= 1:
-                        break
-        if best is None:
-            count += 1
-            return count >= limit
-        for v in sorted(best_options):
-            cells[best] = v
-            if search():
-                return True
-        cells[best] = 0
-        return False
-
-    search()
-    return count
-
-
-def is_valid_grid(grid: str) -> bool:
-    if len(grid) != 81 or not grid.isdigit() or "0" in grid:
-        return False
-    return all(grid[i] != grid[j] for i in range(81) for j in PEERS[i])
-
-
-def completes(puzzle: str, grid: str) -> bool:
-    return all(p in ".0" or p == g for p, g in zip(puzzle, grid))
 
 
 def read_set(name: str, count: int):
@@ -332,6 +277,46 @@ def test_impossible_requests_raise_value_error():
         shudu.generate(1, symmetry="spiral", seed=1)
     with pytest.raises(ValueError, match="band|difficulty"):
         shudu.generate(1, difficulty="impossible", seed=1)
+
+
+def test_shards_concatenate_to_one_run_and_are_the_cli_s_shards():
+    whole = shudu.generate(7, givens=(27, 31), seed=99)
+    assert [g.item for g in whole] == list(range(7))
+    parts = [shudu.generate(7, givens=(27, 31), seed=99, shard=(i, 3)) for i in range(3)]
+    assert [len(p) for p in parts] == [len(shudu.shard_items(7, i, 3)) for i in range(3)] == [2, 2, 3]
+    assert sum(parts, []) == whole
+    for i in range(3):
+        cli = subprocess.run(
+            [shudu_bin(), "generate", "-n", "7", "--givens", "27..31", "--seed", "99",
+             "--shard", f"{i}/3"],
+            capture_output=True, text=True, check=True,
+        ).stdout.split()
+        assert [g.puzzle for g in parts[i]] == cli
+    with pytest.raises(ValueError, match="shard"):
+        shudu.generate(7, seed=99, shard=(3, 3))
+
+
+def test_iter_generate_streams_in_item_order_and_says_how_it_went():
+    it = shudu.iter_generate(9, givens=30, seed=5, wave=2)
+    assert it.found is None
+    got = list(it)
+    assert got == shudu.generate(9, givens=30, seed=5)
+    assert (it.found, it.requested, it.timed_out) == (9, 9, False)
+    assert it.grids_tried >= 9 and it.seconds >= 0
+    # Dropping a stream early stops it without error.
+    first = next(iter(shudu.iter_generate(10**9, seed=1, wave=1)))
+    assert first.item == 0 and oracle_count(first.puzzle) == 1
+
+
+def test_rated_generation_carries_each_puzzle_s_rating():
+    for g in shudu.generate(3, difficulty="hard", seed=8):
+        assert g.rating is not None and g.rating.band == "hard"
+        assert g.rating == shudu.rate(g.puzzle)
+    assert all(g.rating is None for g in shudu.generate(2, seed=8))
+
+
+def test_version_is_the_crate_s():
+    assert shudu.__version__.count(".") == 2
 
 
 # ---------------------------------------------------------------------------------------------

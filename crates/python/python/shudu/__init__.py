@@ -30,6 +30,9 @@ import numpy as np
 
 from . import _shudu
 
+__version__: str = _shudu.__version__
+"""The version of shudu this package was built from."""
+
 __all__ = [
     "PuzzleLike",
     "Rating",
@@ -47,6 +50,9 @@ __all__ = [
     "explain",
     "hint",
     "generate",
+    "iter_generate",
+    "GenerateIterator",
+    "shard_items",
     "grids",
     "iter_grids",
     "to_array",
@@ -141,10 +147,18 @@ class Explanation:
 
 @dataclass(frozen=True)
 class Generated:
-    """A generated puzzle with its unique solution (both as 81-character strings)."""
+    """A generated puzzle with its unique solution (both as 81-character strings).
+
+    ``item`` is its number in the batch (``shudu generate --format json`` calls it ``item``
+    too): item ``i`` of seed ``s`` is the same puzzle whichever shard or call makes it.
+    ``rating`` is there when the batch asked for a ``difficulty`` or ``rating`` (the search
+    grades as it goes); otherwise ``None`` (call :func:`rate`).
+    """
 
     puzzle: str
     solution: str
+    item: Optional[int] = None
+    rating: Optional[Rating] = None
 
 
 @dataclass(frozen=True)
@@ -301,6 +315,96 @@ def hint(
     return None if step is None else Step._from(step)
 
 
+def shard_items(count: int, index: int, of: int) -> range:
+    """The items of shard ``index`` (from 0) of ``of`` in a batch of ``count``, as
+    ``shudu generate --shard INDEX/OF`` makes them: ``count*index//of`` up to
+    ``count*(index+1)//of``. The shards ``0..of`` of one seed, concatenated, are one run."""
+    if count < 0:
+        raise ValueError(f"count {count}: expected a count >= 0")
+    if not 0 <= index < of:
+        raise ValueError(f"shard {index}/{of}: expected 0 <= index < of")
+    return range(count * index // of, count * (index + 1) // of)
+
+
+class GenerateIterator:
+    """The puzzles of :func:`iter_generate`, in item order, made a wave ahead in the background.
+
+    After the last puzzle, :attr:`found`, :attr:`requested` and :attr:`timed_out` say how the
+    batch went (``found < requested`` only when ``timeout`` ran out or the search gave up).
+    """
+
+    def __init__(self, waves) -> None:
+        self._waves = waves
+        self._wave: Iterator[Generated] = iter(())
+        self.found: Optional[int] = None
+        self.requested: Optional[int] = None
+        self.timed_out: Optional[bool] = None
+        self.grids_tried: Optional[int] = None
+        self.seconds: Optional[float] = None
+
+    def __iter__(self) -> "GenerateIterator":
+        return self
+
+    def __next__(self) -> Generated:
+        while True:
+            for g in self._wave:
+                return g
+            try:
+                wave = next(self._waves)
+            except StopIteration:
+                s = self._waves.summary()
+                if s is not None:
+                    self.found, self.requested, self.timed_out, self.grids_tried, self.seconds = s
+                raise
+            self._wave = iter(
+                [
+                    Generated(p, sol, item, None if r is None else Rating._from(r))
+                    for item, p, sol, r in wave
+                ]
+            )
+
+
+def iter_generate(
+    n: int,
+    givens: Union[None, int, Tuple[int, int]] = None,
+    symmetry: str = "none",
+    minimal: bool = False,
+    difficulty: Optional[str] = None,
+    rating: Union[None, float, Tuple[float, float]] = None,
+    seed: Optional[int] = None,
+    timeout: Optional[float] = None,
+    unique: bool = True,
+    shard: Optional[Tuple[int, int]] = None,
+    wave: int = 256,
+) -> GenerateIterator:
+    """Streams the puzzles of :func:`generate` in item order, with memory bounded by ``wave``
+    and the thread count, not by ``n``: for batches too large to hold at once. Dropping the
+    iterator stops the work."""
+    if n < 0:
+        raise ValueError(f"n {n}: expected a count >= 0")
+    items = shard_items(n, *shard) if shard is not None else range(n)
+    if isinstance(givens, int):
+        givens = (givens, givens)
+    if isinstance(rating, (int, float)):
+        rating = (float(rating), float(rating))
+    if seed is None:
+        seed = _random.getrandbits(64)
+    waves = _shudu.generate_waves(
+        items.start,
+        items.stop,
+        seed,
+        givens,
+        symmetry,
+        minimal,
+        difficulty,
+        rating,
+        timeout,
+        unique,
+        wave,
+    )
+    return GenerateIterator(waves)
+
+
 def generate(
     n: int,
     givens: Union[None, int, Tuple[int, int]] = None,
@@ -311,28 +415,24 @@ def generate(
     seed: Optional[int] = None,
     timeout: Optional[float] = None,
     unique: bool = True,
+    shard: Optional[Tuple[int, int]] = None,
 ) -> List[Generated]:
     """Makes ``n`` puzzles with exactly one solution, as ``shudu generate`` does.
 
     ``givens`` is a number or an inclusive ``(a, b)`` range; ``symmetry`` one of ``none``,
     ``rot180``, ``rot90``, ``mirror-h``, ``mirror-v``, ``mirror-both``, ``diagonal``,
     ``anti-diagonal``, ``both-diagonals``, ``dihedral``; ``difficulty`` a band (``easy`` ...
-    ``extreme``) or ``rating`` an SE rating or ``(low, high)`` range. The same ``seed`` gives
-    the same puzzles as ``shudu generate --seed``. With ``timeout`` (seconds), the puzzles found
-    in time are returned (fewer than ``n``: the list says how many were found).
+    ``extreme``) or ``rating`` an SE rating or ``(low, high)`` range (each puzzle then carries its
+    :class:`Rating`). The same ``seed`` gives the same puzzles as ``shudu generate --seed``.
+    ``shard=(i, k)`` makes only shard ``i`` of ``k`` of the batch, like ``--shard i/k``: the
+    shards of one seed, concatenated, are exactly the whole batch (see :func:`shard_items`).
+    With ``timeout`` (seconds), the puzzles found in time are returned (fewer than asked: the
+    list says how many were found). Raises ``ValueError`` at once for requests no puzzle can
+    satisfy. :func:`iter_generate` streams instead.
     """
-    if n < 0:
-        raise ValueError(f"n {n}: expected a count >= 0")
-    if isinstance(givens, int):
-        givens = (givens, givens)
-    if isinstance(rating, (int, float)):
-        rating = (float(rating), float(rating))
-    if seed is None:
-        seed = _random.getrandbits(64)
-    found, _requested, _timed_out, _secs = _shudu.generate(
-        n, seed, givens, symmetry, minimal, difficulty, rating, timeout, unique
+    return list(
+        iter_generate(n, givens, symmetry, minimal, difficulty, rating, seed, timeout, unique, shard)
     )
-    return [Generated(p, s) for p, s in found]
 
 
 def iter_grids(
