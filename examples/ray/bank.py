@@ -158,6 +158,16 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def node_id() -> str:
+    """The Ray node this task runs on (its id), or the host name outside Ray."""
+    try:
+        import ray
+
+        return ray.get_runtime_context().get_node_id()
+    except Exception:  # not in a Ray worker
+        return os.uname().nodename
+
+
 def make_shard(spec: BankSpec, index: int, out: str) -> dict:
     """The body of one Ray task: makes, writes and describes shard ``index``."""
     start = time.time()
@@ -179,7 +189,7 @@ def make_shard(spec: BankSpec, index: int, out: str) -> dict:
         "timed_out": timed_out,
         "sha256": digest,
         "seconds": round(time.time() - start, 3),
-        "node": os.uname().nodename,
+        "node": node_id(),
     }
 
 
