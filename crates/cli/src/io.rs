@@ -28,6 +28,16 @@ fn read_stdin() -> Result<Vec<u8>> {
 
 /// Where output goes: standard output, or a file written through a temporary file in the same
 /// folder and renamed into place when complete, so a failure never leaves a half-written file.
+///
+/// The rules for `-o FILE` (issue 12; tested in `crates/cli/tests/cli.rs`):
+/// - A symbolic link is followed: the link's final target is replaced, the link stays a link,
+///   and the temporary file goes in the target's folder.
+/// - Devices, pipes and the paths under `/dev/` and `/proc/` (`/dev/stdout`, `/dev/null`) are
+///   written in place, never replaced.
+/// - A new file gets the usual mode (0666 less the umask); a replaced file keeps its mode.
+/// - The temporary file is removed if the run fails, is dropped without [`Output::finish`], or
+///   is stopped by SIGINT, SIGTERM or SIGHUP (see [`cleanup_on_signals`]); the old file is then
+///   left as it was.
 pub enum Output {
     /// Standard output, buffered.
     Stdout(io::BufWriter<io::Stdout>),
@@ -42,44 +52,90 @@ pub enum Output {
     File {
         /// The temporary file.
         tmp: io::BufWriter<tempfile::NamedTempFile>,
-        /// The final path.
+        /// The final path (the link's target when the user named a symbolic link).
         target: PathBuf,
+        /// Keeps the temporary file's path in the list a signal cleans up.
+        _guard: TempGuard,
     },
 }
 
-impl Output {
-    /// Standard output for `None` or `-`; for an existing path that is not a regular file (a
-    /// device such as `/dev/null`, a named pipe), that file itself, since renaming over it would
-    /// replace the device; else a new temporary file beside `path`.
-    pub fn create(path: Option<&Path>) -> Result<Output> {
-        match path {
-            None => Ok(Output::stdout()),
-            Some(p) if p == Path::new("-") => Ok(Output::stdout()),
-            Some(p) if fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()) => {
-                let file = fs::OpenOptions::new()
-                    .write(true)
-                    .open(p)
-                    .with_context(|| format!("cannot open {}", p.display()))?;
-                Ok(Output::Special {
-                    file: io::BufWriter::with_capacity(1 << 20, file),
-                    target: p.to_path_buf(),
-                })
-            }
-            Some(p) => {
-                let dir = match p.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d,
-                    _ => Path::new("."),
+/// Follows `path` through symbolic links (up to 40, as the kernel does) to the file a write
+/// should replace; a dangling link gives the path the link points at.
+fn resolve_links(path: &Path) -> Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = fs::read_link(&p)
+                    .with_context(|| format!("cannot read the link {}", p.display()))?;
+                p = match p.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
                 };
-                let tmp = tempfile::Builder::new()
-                    .prefix(".shudu-")
-                    .tempfile_in(dir)
-                    .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-                Ok(Output::File {
-                    tmp: io::BufWriter::with_capacity(1 << 20, tmp),
-                    target: p.to_path_buf(),
-                })
             }
+            _ => return Ok(p),
         }
+    }
+    anyhow::bail!(
+        "cannot write {}: too many levels of symbolic links",
+        path.display()
+    )
+}
+
+impl Output {
+    /// Standard output for `None` or `-`; for a device, a pipe or a path under `/dev/` or
+    /// `/proc/`, that file itself, since renaming over it would replace the device; else a new
+    /// temporary file beside the file `path` names (through symbolic links).
+    pub fn create(path: Option<&Path>) -> Result<Output> {
+        let p = match path {
+            None => return Ok(Output::stdout()),
+            Some(p) if p == Path::new("-") => return Ok(Output::stdout()),
+            Some(p) => p,
+        };
+        let special = p.starts_with("/dev") || p.starts_with("/proc");
+        if special || fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .open(p)
+                .with_context(|| format!("cannot open {}", p.display()))?;
+            return Ok(Output::Special {
+                file: io::BufWriter::with_capacity(1 << 20, file),
+                target: p.to_path_buf(),
+            });
+        }
+        let target = resolve_links(p)?;
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let old = fs::metadata(&target).ok();
+        if old.as_ref().is_some_and(|m| m.is_dir()) {
+            anyhow::bail!("cannot write {}: it is a folder", p.display());
+        }
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".shudu-");
+        // A new file: 0666, less the umask (the kernel applies it to the mode given at
+        // creation), like any file a shell redirection makes.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(fs::Permissions::from_mode(0o666));
+        }
+        let tmp = builder
+            .tempfile_in(dir)
+            .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+        // A replaced file keeps its mode.
+        if let Some(m) = old {
+            tmp.as_file()
+                .set_permissions(m.permissions())
+                .with_context(|| format!("cannot set the mode of {}", target.display()))?;
+        }
+        let guard = TempGuard::new(tmp.path().to_path_buf());
+        Ok(Output::File {
+            tmp: io::BufWriter::with_capacity(1 << 20, tmp),
+            target,
+            _guard: guard,
+        })
     }
 
     fn stdout() -> Output {
@@ -92,7 +148,7 @@ impl Output {
             Output::Stdout(w) => w
                 .write_all(bytes)
                 .context("cannot write to standard output"),
-            Output::File { tmp, target } => tmp
+            Output::File { tmp, target, .. } => tmp
                 .write_all(bytes)
                 .with_context(|| format!("cannot write {}", target.display())),
             Output::Special { file, target } => file
@@ -108,7 +164,7 @@ impl Output {
             Output::Special { mut file, target } => file
                 .flush()
                 .with_context(|| format!("cannot write {}", target.display())),
-            Output::File { tmp, target } => {
+            Output::File { tmp, target, .. } => {
                 let tmp = tmp
                     .into_inner()
                     .map_err(|e| e.into_error())
@@ -120,6 +176,74 @@ impl Output {
             }
         }
     }
+
+    /// Gives up a run that produced nothing useful: a file is left as it was (the temporary
+    /// file is removed); standard output and devices get what was already written. Says so on
+    /// standard error when a file was kept.
+    pub fn abandon(self) -> Result<()> {
+        match self {
+            Output::File { target, .. } => {
+                eprintln!(
+                    "shudu: nothing written: {} left as it was",
+                    target.display()
+                );
+                Ok(())
+            }
+            other => other.finish(),
+        }
+    }
+}
+
+/// The temporary files being written, removed by the signal handler of [`cleanup_on_signals`].
+static TEMP_FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Registers a temporary file for removal on a signal while it lives; the first one installs
+/// the handler.
+pub struct TempGuard(PathBuf);
+
+impl TempGuard {
+    fn new(path: PathBuf) -> TempGuard {
+        cleanup_on_signals();
+        if let Ok(mut files) = TEMP_FILES.lock() {
+            files.push(path.clone());
+        }
+        TempGuard(path)
+    }
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        if let Ok(mut files) = TEMP_FILES.lock() {
+            files.retain(|p| p != &self.0);
+        }
+    }
+}
+
+/// On SIGINT, SIGTERM or SIGHUP, removes the temporary files being written and exits with 128
+/// plus the signal's number (130, 143, 129), as a shell reports a process the signal killed.
+/// Installed once, by the first output file; commands that write only to standard output keep
+/// the default handling.
+pub fn cleanup_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return; // Without a handler the default action applies; nothing better to do.
+        };
+        let _ = std::thread::Builder::new()
+            .name("shudu-signals".into())
+            .spawn(move || {
+                if let Some(sig) = signals.forever().next() {
+                    // Hold the lock to the end: no new file is registered meanwhile.
+                    if let Ok(files) = TEMP_FILES.lock() {
+                        for f in files.iter() {
+                            let _ = fs::remove_file(f);
+                        }
+                    }
+                    std::process::exit(128 + sig);
+                }
+            });
+    });
 }
 
 /// Whether the error chain holds a broken pipe (the reader went away: not a failure).

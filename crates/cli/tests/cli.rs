@@ -203,7 +203,8 @@ fn solve_reports_bad_puzzle_and_solves_the_rest() {
         .write_stdin(input)
         .assert()
         .code(2)
-        .stdout(format!("{SOLUTION}\n{SOLUTION}\n"))
+        // The unreadable record keeps its place as an empty grid.
+        .stdout(format!("{SOLUTION}\n{}\n{SOLUTION}\n", ".".repeat(81)))
         .stderr(contains(
             "puzzle 2, line 3, column 6: found 'x'; expected 1-9, '.' or '0'",
         ));
@@ -222,7 +223,8 @@ fn solve_reports_no_and_several_solutions() {
         .write_stdin(format!("{empty}\n{broken}\n"))
         .assert()
         .code(1)
-        .stdout("")
+        // Each puzzle without a unique solution is written back unchanged in its place.
+        .stdout(format!("{empty}\n{broken}\n"))
         .stderr(contains("puzzle 1, line 1: more than one solution"))
         .stderr(contains("puzzle 2, line 2: no solution"));
     let out = shudu()

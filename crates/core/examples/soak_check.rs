@@ -34,7 +34,10 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 fn number(line: &str, key: &str) -> Option<usize> {
     let pat = format!("\"{key}\":");
     let at = line.find(&pat)? + pat.len();
-    let digits: String = line[at..].chars().take_while(char::is_ascii_digit).collect();
+    let digits: String = line[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
     digits.parse().ok()
 }
 
@@ -139,8 +142,12 @@ fn masks_count(cells: &[u8; 81], limit: usize) -> usize {
 }
 
 fn check(line: &str, minimal: bool, cross: bool) -> Result<(), String> {
-    let puzzle = field(line, "puzzle").and_then(cells).ok_or("no 81-cell puzzle")?;
-    let solution = field(line, "solution").and_then(cells).ok_or("no 81-cell solution")?;
+    let puzzle = field(line, "puzzle")
+        .and_then(cells)
+        .ok_or("no 81-cell puzzle")?;
+    let solution = field(line, "solution")
+        .and_then(cells)
+        .ok_or("no 81-cell solution")?;
     let count = masks_count(&puzzle, 2);
     if cross && oracle::count(&puzzle, 2).0 != count {
         return Err("the two independent solvers disagree".into());
@@ -154,7 +161,11 @@ fn check(line: &str, minimal: bool, cross: bool) -> Result<(), String> {
     if !oracle::is_valid_grid(&solution) {
         return Err("the solution breaks a rule".into());
     }
-    if puzzle.iter().zip(&solution).any(|(&p, &s)| p != 0 && p != s) {
+    if puzzle
+        .iter()
+        .zip(&solution)
+        .any(|(&p, &s)| p != 0 && p != s)
+    {
         return Err("the solution does not complete the puzzle".into());
     }
     let givens = puzzle.iter().filter(|&&v| v != 0).count();

@@ -96,20 +96,33 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
             first_digit: Some(args.first_digit),
         };
         crate::cmd::grids::write_grids(&config, FormatArg::Grid, Some(Path::new(OUTPUT)))?;
+        eprintln!("shudu: wrote {} to {OUTPUT}", count(config.count, "grid"));
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(path) = &args.solve {
         // Read first: a missing or unreadable file leaves sudoku.txt untouched.
         let text = io::read_input(Some(path))?;
         let mut out = Output::create(Some(Path::new(OUTPUT)))?;
-        let summary = crate::cmd::solve::solve_all(&text, &mut out, FormatArg::Grid.into(), true)?;
-        out.finish()?;
+        let summary = crate::cmd::solve::solve_all(&text, &mut out, FormatArg::Grid.into(), false)?;
+        summary.finish(out)?;
+        if summary.readable() > 0 {
+            eprintln!(
+                "shudu: wrote {} to {OUTPUT} ({} solved)",
+                count(summary.readable() + summary.invalid, "record"),
+                summary.unique
+            );
+        }
         return Ok(summary.exit_code());
     }
     if let Some(n) = args.puzzles {
         return puzzles(args, n as usize);
     }
     bail!("nothing to do: give a command (try 'shudu --help'), or -c N, -s FILE or -n N")
+}
+
+/// `n` and the noun, singular for 1: "1 grid", "2 grids".
+pub fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Parses the blanks range `A~B` (or `A`), each from 20 to 55.

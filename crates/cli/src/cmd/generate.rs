@@ -243,7 +243,11 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         Ok(())
     })?;
     out.write_all(&buf)?;
-    out.finish()?;
+    if summary.found == 0 && summary.requested > 0 {
+        out.abandon()?;
+    } else {
+        out.finish()?;
+    }
     if args.stats {
         eprint!("{}", stats.report(&summary, &job));
     }
@@ -529,6 +533,15 @@ pub fn write_to(job: &Job, format: Format, path: &Path) -> Result<ExitCode> {
         buf.clear();
         Ok(())
     })?;
-    out.finish()?;
+    if summary.found == 0 {
+        out.abandon()?;
+    } else {
+        out.finish()?;
+        eprintln!(
+            "shudu: wrote {} to {}",
+            crate::cmd::compat::count(summary.found, "puzzle"),
+            path.display()
+        );
+    }
     Ok(job.report(&summary))
 }

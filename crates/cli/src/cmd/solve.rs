@@ -8,7 +8,7 @@ use clap::Args;
 use rayon::prelude::*;
 use shudu_core::format::{Format, Reader, Record};
 use shudu_core::solver::{solve_unique, Solutions};
-use shudu_core::ParseError;
+use shudu_core::{ParseError, Puzzle};
 
 use crate::exit;
 use crate::io::{self, FormatArg, Output};
@@ -39,7 +39,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let text = io::read_input(args.input.as_deref())?;
     let mut out = Output::create(args.output.as_deref())?;
     let summary = solve_all(&text, &mut out, args.format.into(), args.any)?;
-    out.finish()?;
+    summary.finish(out)?;
     Ok(summary.exit_code())
 }
 
@@ -57,6 +57,21 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Puzzles that could be read.
+    pub fn readable(&self) -> usize {
+        self.unique + self.multiple + self.none
+    }
+
+    /// Puts the output in place, unless no record could be read: then the run produced nothing
+    /// useful and an output file is left as it was.
+    pub fn finish(&self, out: Output) -> Result<()> {
+        if self.readable() == 0 {
+            out.abandon()
+        } else {
+            out.finish()
+        }
+    }
+
     /// 2 if a record was malformed, else 1 if a puzzle lacked a unique solution, else 0.
     pub fn exit_code(&self) -> ExitCode {
         if self.invalid > 0 {
@@ -82,8 +97,11 @@ struct JsonRecord<'a> {
 /// Records per parallel batch: bounds memory on huge inputs while keeping both cores busy.
 const BATCH: usize = 1 << 15;
 
-/// Solves every record of `text` and writes the solutions to `out` in input order. Problems go
-/// to standard error, one line each, naming the puzzle and its line.
+/// Solves every record of `text` and writes one output record for each input record, in input
+/// order, so that answer `k` always belongs to puzzle `k`: the solution of a puzzle with exactly
+/// one; the puzzle back unchanged for one with none or several (with `any`, one of the several
+/// solutions); an empty grid for a record that cannot be read. In JSON each record carries its
+/// status. Problems go to standard error, one line each, naming the puzzle and its line.
 pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Result<Summary> {
     let mut summary = Summary::default();
     let mut reader = Reader::new(text);
@@ -113,7 +131,7 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
             let (status, rec, solution, error) = match item {
                 Ok((rec, Solutions::Unique(g))) => {
                     summary.unique += 1;
-                    ("unique", Some(rec), Some(g), None)
+                    ("unique", Some(rec), Some(g.to_puzzle()), None)
                 }
                 Ok((rec, Solutions::Multiple(g))) => {
                     summary.multiple += 1;
@@ -123,7 +141,7 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
                         rec.line,
                         if any { " (printing one)" } else { "" }
                     );
-                    ("multiple", Some(rec), any.then_some(g), None)
+                    ("multiple", Some(rec), any.then_some(g.to_puzzle()), None)
                 }
                 Ok((rec, Solutions::None)) => {
                     summary.none += 1;
@@ -154,8 +172,13 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
                 };
                 serde_json::to_writer(&mut buf, &record)?;
                 buf.push(b'\n');
-            } else if let Some(g) = solution {
-                format.write(&mut buf, written, &g.to_puzzle());
+            } else {
+                // In its place whatever happened: the solution, else the puzzle as given, else
+                // (unreadable) an empty grid.
+                let record = solution
+                    .or_else(|| rec.map(|r| r.puzzle))
+                    .unwrap_or_else(Puzzle::empty);
+                format.write(&mut buf, written, &record);
                 written += 1;
             }
         }
