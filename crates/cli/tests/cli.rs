@@ -543,6 +543,14 @@ fn explain_refuses_puzzles_without_one_solution() {
         .args(["explain", "12x"])
         .assert()
         .code(2)
+        .stderr(contains(
+            "cannot read 12x: no such file (expected a file, or a puzzle of 81 characters)",
+        ));
+    // A puzzle typed inline with a wrong character gets the parser's message.
+    shudu()
+        .args(["explain", &format!("{}x", &".".repeat(80))])
+        .assert()
+        .code(2)
         .stderr(contains("the puzzle argument: found 'x'"));
 }
 

@@ -26,7 +26,7 @@ pub struct CheckArgs {
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = io::parse_threads)]
     threads: Option<usize>,
 }
 
@@ -56,7 +56,7 @@ const BATCH: usize = 1 << 14;
 
 /// Runs `shudu check`.
 pub fn run(args: &CheckArgs) -> Result<ExitCode> {
-    io::set_threads(args.threads)?;
+    io::set_threads(args.threads, usize::MAX)?;
     let text = io::read_input(args.input.as_deref())?;
     let mut out = Output::create(args.output.as_deref())?;
     let mut tally = Tally::default();

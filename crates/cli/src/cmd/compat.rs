@@ -76,24 +76,69 @@ pub struct CompatArgs {
     solve: Option<PathBuf>,
     /// With -c: the top-left digit of every grid (the assignment derives it from a student
     /// number).
-    #[arg(long, value_parser = io::parse_digit, default_value = "1")]
-    first_digit: Digit,
+    #[arg(long, value_parser = io::parse_digit)]
+    first_digit: Option<Digit>,
     /// With -c or -n: seed of the random generator (random when omitted).
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = io::parse_threads)]
     threads: Option<usize>,
+}
+
+/// Refuses flags that would do nothing in the chosen mode, rather than ignore them silently.
+fn refuse_idle_flags(args: &CompatArgs) -> Result<()> {
+    let mode = if args.create.is_some() {
+        "-c"
+    } else if args.solve.is_some() {
+        "-s"
+    } else if args.puzzles.is_some() {
+        "-n"
+    } else {
+        return Ok(());
+    };
+    let mut idle = Vec::new();
+    if mode != "-n" {
+        for (set, flag) in [
+            (args.level.is_some(), "-m"),
+            (args.blanks.is_some(), "-r"),
+            (args.unique, "-u"),
+        ] {
+            if set {
+                idle.push(flag);
+            }
+        }
+    }
+    if mode == "-s" && args.seed.is_some() {
+        idle.push("--seed");
+    }
+    if mode != "-c" && args.first_digit.is_some() {
+        idle.push("--first-digit");
+    }
+    match idle.as_slice() {
+        [] => Ok(()),
+        [flag] => bail!("{flag} does nothing with {mode}: remove it (see 'shudu --help')"),
+        flags => bail!(
+            "{} do nothing with {mode}: remove them (see 'shudu --help')",
+            flags.join(", ")
+        ),
+    }
 }
 
 /// Runs the mode the flags ask for.
 pub fn run(args: &CompatArgs) -> Result<ExitCode> {
-    io::set_threads(args.threads)?;
+    refuse_idle_flags(args)?;
+    io::set_threads(
+        args.threads,
+        args.create
+            .or(args.puzzles)
+            .map_or(usize::MAX, |n| n as usize),
+    )?;
     if let Some(n) = args.create {
         let config = GridsConfig {
             count: n as usize,
             seed: args.seed.unwrap_or_else(rand::random),
-            first_digit: Some(args.first_digit),
+            first_digit: Some(args.first_digit.or(Digit::new(1)).expect("1 is a digit")),
         };
         crate::cmd::grids::write_grids(&config, FormatArg::Grid, Some(Path::new(OUTPUT)))?;
         eprintln!("shudu: wrote {} to {OUTPUT}", count(config.count, "grid"));

@@ -50,7 +50,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = io::parse_threads)]
     threads: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -208,7 +208,7 @@ impl Shard {
 
 /// Runs `shudu generate`.
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
-    io::set_threads(args.threads)?;
+    io::set_threads(args.threads, args.count as usize)?;
     let config = GenerateConfig {
         givens: args.givens,
         symmetry: args.symmetry,

@@ -38,7 +38,7 @@ pub struct GradeArgs {
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = io::parse_threads)]
     threads: Option<usize>,
 }
 
@@ -71,8 +71,8 @@ enum Outcome {
 
 /// Runs `shudu grade`.
 pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
-    io::set_threads(args.threads)?;
-    let text = io::read_input(args.input.as_deref())?;
+    io::set_threads(args.threads, usize::MAX)?;
+    let text = io::read_input_or_puzzle(args.input.as_deref())?;
     let mut out = Output::create(args.output.as_deref())?;
     let mut worst = exit::OK;
     let mut reader = Reader::new(&text);
@@ -181,6 +181,9 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
 /// is taken.
 fn puzzle_argument(arg: &str) -> Result<Puzzle> {
     let path = Path::new(arg);
+    if arg.len() != 81 && !path.exists() && !io::looks_like_puzzle(arg) {
+        bail!("cannot read {arg}: no such file (expected a file, or a puzzle of 81 characters)");
+    }
     if arg.len() != 81 && path.exists() {
         let text = std::fs::read(path).with_context(|| format!("cannot read {arg}"))?;
         return match Reader::new(&text).next() {
@@ -220,7 +223,9 @@ pub struct ExplainArgs {
 
 /// Draws the board: digits, and the candidates of empty cells in 3×3 mini-grids.
 fn draw_board(board: &Board, out: &mut String) {
-    let rule = "+-------------------------+-------------------------+-------------------------+\n";
+    // Each box is "| " and three cells of "ddd ": 13 columns between the corners, so every row
+    // and rule is 43 characters wide.
+    let rule = "+-------------+-------------+-------------+\n";
     for r in 0..9 {
         if r % 3 == 0 {
             out.push_str(rule);

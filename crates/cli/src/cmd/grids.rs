@@ -31,13 +31,13 @@ pub struct GridsArgs {
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = io::parse_threads)]
     threads: Option<usize>,
 }
 
 /// Runs `shudu grids`.
 pub fn run(args: &GridsArgs) -> Result<ExitCode> {
-    io::set_threads(args.threads)?;
+    io::set_threads(args.threads, args.count as usize)?;
     let config = GridsConfig {
         count: args.count as usize,
         seed: args.seed.unwrap_or_else(rand::random),

@@ -16,8 +16,9 @@ use crate::io::{self, FormatArg, Output};
 /// Arguments of `shudu solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// The puzzle file (any format, detected); `-` or nothing reads standard input.
-    #[arg(value_name = "FILE")]
+    /// The puzzle file (any format, detected), or one puzzle of 81 characters; `-` or nothing
+    /// reads standard input.
+    #[arg(value_name = "FILE|PUZZLE")]
     input: Option<PathBuf>,
     /// Output format of the solutions.
     #[arg(long, value_enum, default_value_t)]
@@ -29,14 +30,14 @@ pub struct SolveArgs {
     #[arg(long)]
     any: bool,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = io::parse_threads)]
     threads: Option<usize>,
 }
 
 /// Runs `shudu solve`.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
-    io::set_threads(args.threads)?;
-    let text = io::read_input(args.input.as_deref())?;
+    io::set_threads(args.threads, usize::MAX)?;
+    let text = io::read_input_or_puzzle(args.input.as_deref())?;
     let mut out = Output::create(args.output.as_deref())?;
     let summary = solve_all(&text, &mut out, args.format.into(), args.any)?;
     summary.finish(out)?;

@@ -1,0 +1,126 @@
+//! Requests that cannot succeed, or flags that would do nothing, get a clear answer at once
+//! (issue 12, items 6, 10, 12 and 13).
+
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn shudu() -> Command {
+    Command::cargo_bin("shudu").unwrap()
+}
+
+#[test]
+fn threads_beyond_the_limit_are_refused_and_many_threads_cost_nothing_for_little_work() {
+    for bad in ["0", "257", "4000", "10000", "x"] {
+        shudu()
+            .args(["grids", "-n", "3", "--threads", bad])
+            .assert()
+            .code(2)
+            .stderr(contains("expected a number of threads from 1 to 256"));
+    }
+    // The most threads allowed, three grids of work: three workers, at once.
+    let start = Instant::now();
+    shudu()
+        .args(["grids", "-n", "3", "--threads", "256"])
+        .assert()
+        .success();
+    shudu()
+        .args(["generate", "-n", "2", "--threads", "256"])
+        .assert()
+        .success();
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn assignment_flags_that_would_do_nothing_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("f.txt"), format!("{PUZZLE}\n")).unwrap();
+    for (args, message) in [
+        (&["-c", "5", "-m", "2"][..], "-m does nothing with -c"),
+        (&["-c", "5", "-r", "20~30"], "-r does nothing with -c"),
+        (&["-c", "5", "-u"], "-u does nothing with -c"),
+        (&["-s", "f.txt", "-u"], "-u does nothing with -s"),
+        (
+            &["-s", "f.txt", "--seed", "4"],
+            "--seed does nothing with -s",
+        ),
+        (
+            &["-n", "5", "--first-digit", "3"],
+            "--first-digit does nothing with -n",
+        ),
+        (&["-c", "5", "-m", "2", "-u"], "-m, -u do nothing with -c"),
+    ] {
+        shudu()
+            .current_dir(dir.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(contains(message));
+    }
+    assert!(
+        !dir.path().join("sudoku.txt").exists(),
+        "nothing is written"
+    );
+    // The flags where they do something are still accepted.
+    shudu()
+        .current_dir(dir.path())
+        .args(["-c", "2", "--first-digit", "3", "--seed", "1"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn explain_draws_a_board_of_even_width() {
+    let out = shudu()
+        .args(["explain", PUZZLE])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let board: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('+') || l.starts_with('|'))
+        .collect();
+    assert!(board.len() > 40);
+    for line in board {
+        assert_eq!(line.chars().count(), 43, "{line:?}");
+    }
+}
+
+#[test]
+fn grade_and_solve_take_an_inline_puzzle_and_missing_files_are_named() {
+    shudu()
+        .args(["solve", PUZZLE])
+        .assert()
+        .success()
+        .stdout(format!("{SOLUTION}\n"));
+    shudu()
+        .args(["grade", PUZZLE])
+        .assert()
+        .success()
+        .stdout(contains("1.2/1.2/1.2 easy"));
+    for cmd in ["explain", "hint"] {
+        shudu()
+            .args([cmd, "missing.txt"])
+            .assert()
+            .code(2)
+            .stderr(contains("cannot read missing.txt: no such file"));
+    }
+    shudu()
+        .args(["grade", "missing.txt"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot read missing.txt"));
+}
