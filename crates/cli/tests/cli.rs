@@ -645,7 +645,7 @@ fn hint_reports_a_wrong_entry_and_bad_marks() {
         .args(["hint", PUZZLE, "--marks", "1,2"])
         .assert()
         .code(2)
-        .stderr(contains("--marks has 2 fields; expected 81"));
+        .stderr(contains("--marks: found 2 cells; expected 81"));
 }
 
 /// Grades puzzles with `shudu grade` and returns each ER.

@@ -124,3 +124,38 @@ fn grade_and_solve_take_an_inline_puzzle_and_missing_files_are_named() {
         .code(2)
         .stderr(contains("cannot read missing.txt"));
 }
+
+#[test]
+fn empty_marks_fields_mean_no_marks_as_in_the_web_api() {
+    // Every field empty: the same hint as no marks at all.
+    let plain = shudu()
+        .args(["hint", PUZZLE])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let empty = vec![""; 81].join(",");
+    shudu()
+        .args(["hint", PUZZLE, "--marks", &empty])
+        .assert()
+        .success()
+        .stdout(String::from_utf8(plain).unwrap());
+    // r1c3's digit is 4; marks of "12" there leave it out: the API's "Missing pencil mark"
+    // (crates/web/tests/api.rs), without giving the digit away.
+    let mut fields = vec![""; 81];
+    fields[2] = "12";
+    let out = shudu()
+        .args(["hint", PUZZLE, "--marks", &fields.join(",")])
+        .assert()
+        .code(1)
+        .stdout(contains("Missing pencil mark"))
+        .stdout(contains("the marks in r1c3"))
+        .get_output()
+        .stdout
+        .clone();
+    assert!(
+        !String::from_utf8(out).unwrap().contains('4'),
+        "the digit is not revealed"
+    );
+}

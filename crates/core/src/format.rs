@@ -612,3 +612,105 @@ mod tests {
         );
     }
 }
+
+/// Why a list of pencil marks could not be read ([`parse_marks`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MarksError {
+    /// Not 81 fields.
+    Count(usize),
+    /// A character that is not a digit 1-9, in field `field` (from 1) of `cell`, at character
+    /// `at` (from 1).
+    Char {
+        /// The cell of the field.
+        cell: crate::Cell,
+        /// The character found.
+        found: char,
+        /// Its position in the field, from 1.
+        at: usize,
+    },
+    /// More than 9 characters in one field.
+    TooLong {
+        /// The cell of the field.
+        cell: crate::Cell,
+        /// How many characters it has.
+        len: usize,
+    },
+}
+
+impl std::fmt::Display for MarksError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MarksError::Count(n) => write!(
+                f,
+                "found {n} cells; expected 81, one field a cell (\"\" for a cell without marks)"
+            ),
+            MarksError::Char { cell, found, at } => write!(
+                f,
+                "cell {cell} (field {}), character {at}: found '{found}'; expected digits 1-9",
+                cell.as_index() + 1
+            ),
+            MarksError::TooLong { cell, len } => write!(
+                f,
+                "cell {cell} (field {}): found {len} characters; expected at most 9 digits",
+                cell.as_index() + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MarksError {}
+
+/// Reads a player's pencil marks: 81 fields, one a cell in reading order, each the digits marked
+/// in that cell. An empty field means the cell has no marks: it keeps every candidate (as it does
+/// when no marks are given at all); a filled cell's field is ignored. This is the one meaning
+/// of marks shared by `shudu hint --marks`, the web API and the Python package.
+///
+/// # Errors
+/// A [`MarksError`] naming the cell and the character at fault.
+///
+/// # Examples
+/// ```
+/// use shudu_core::{format::parse_marks, Cell, DigitSet};
+/// let mut fields = vec![""; 81];
+/// fields[2] = "124";
+/// let marks = parse_marks(&fields)?;
+/// assert_eq!(marks[2].len(), 3);
+/// assert_eq!(marks[0], DigitSet::ALL);
+/// assert!(parse_marks(&fields[..80]).is_err());
+/// # Ok::<(), shudu_core::format::MarksError>(())
+/// ```
+pub fn parse_marks<S: AsRef<str>>(fields: &[S]) -> Result<[crate::DigitSet; 81], MarksError> {
+    use crate::{Cell, Digit, DigitSet};
+    if fields.len() != 81 {
+        return Err(MarksError::Count(fields.len()));
+    }
+    let mut marks = [DigitSet::ALL; 81];
+    for (i, field) in fields.iter().enumerate() {
+        let field = field.as_ref().trim();
+        let cell = Cell::from_index(i);
+        if field.chars().count() > 9 {
+            return Err(MarksError::TooLong {
+                cell,
+                len: field.chars().count(),
+            });
+        }
+        if field.is_empty() {
+            continue;
+        }
+        let mut set = DigitSet::EMPTY;
+        for (k, ch) in field.chars().enumerate() {
+            match ch {
+                '1'..='9' => set.insert(Digit::from_index(ch as usize - '1' as usize)),
+                found => {
+                    return Err(MarksError::Char {
+                        cell,
+                        found,
+                        at: k + 1,
+                    })
+                }
+            }
+        }
+        marks[i] = set;
+    }
+    Ok(marks)
+}

@@ -244,39 +244,10 @@ fn explain(py: Python<'_>, puzzle: &str) -> PyResult<(RateRecord, Vec<StepRecord
     }))
 }
 
-/// Reads pencil marks: 81 strings of digits, `""` meaning the cell has no marks given (its
-/// candidates are then computed from the position).
+/// Reads pencil marks: 81 strings of digits, `""` meaning the cell has no marks (it keeps every
+/// candidate), the core's one meaning shared with the CLI and the web API.
 fn parse_marks(marks: &[String]) -> PyResult<[DigitSet; 81]> {
-    if marks.len() != 81 {
-        return Err(PyValueError::new_err(format!(
-            "marks: found {} cells; expected 81",
-            marks.len()
-        )));
-    }
-    let mut out = [DigitSet::ALL; 81];
-    for (i, field) in marks.iter().enumerate() {
-        if field.is_empty() {
-            continue;
-        }
-        let mut set = DigitSet::EMPTY;
-        for (k, ch) in field.chars().enumerate() {
-            let d = ch
-                .to_digit(10)
-                .and_then(|v| Digit::new(v as u8))
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "marks, cell {} (r{}c{}), character {}: found '{ch}'; expected digits 1-9",
-                        i + 1,
-                        i / 9 + 1,
-                        i % 9 + 1,
-                        k + 1
-                    ))
-                })?;
-            set.insert(d);
-        }
-        out[i] = set;
-    }
-    Ok(out)
+    shudu_core::format::parse_marks(marks).map_err(|e| PyValueError::new_err(format!("marks: {e}")))
 }
 
 /// The next hint for a position: SE's next step or a named technique SE would rate no higher.

@@ -221,7 +221,7 @@ def test_hint_is_a_true_step():
 def test_hint_marks_errors_name_the_cell():
     marks = [""] * 81
     marks[2] = "12x"
-    with pytest.raises(ValueError, match=r"r1c3\), character 3: found 'x'"):
+    with pytest.raises(ValueError, match=r"marks: cell r1c3 \(field 3\), character 3: found 'x'"):
         shudu.hint(CLASSIC, marks=marks)
     with pytest.raises(ValueError, match="found 2 cells; expected 81"):
         shudu.hint(CLASSIC, marks=["1", "2"])

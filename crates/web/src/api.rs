@@ -175,37 +175,13 @@ fn parse_entries(text: Option<&str>, givens: &Puzzle) -> Result<Puzzle, AppError
     Ok(entries)
 }
 
-/// Pencil marks: 81 strings of digits (`""` for none).
+/// Pencil marks: 81 strings of digits, `""` for a cell without marks (the core's one meaning,
+/// [`shudu_core::format::parse_marks`], shared with `shudu hint --marks`).
 fn parse_marks(marks: Option<&[String]>) -> Result<Option<[DigitSet; 81]>, AppError> {
     let Some(marks) = marks else { return Ok(None) };
-    if marks.len() != 81 {
-        return Err(AppError::BadRequest(format!(
-            "marks: found {} cells; expected 81 strings of digits 1-9 (\"\" for none)",
-            marks.len()
-        )));
-    }
-    let mut out = [DigitSet::EMPTY; 81];
-    for (i, m) in marks.iter().enumerate() {
-        if m.len() > 9 {
-            return Err(AppError::BadRequest(format!(
-                "marks, cell {}: found {} characters; expected at most 9 digits",
-                Cell::from_index(i),
-                m.len()
-            )));
-        }
-        for ch in m.chars() {
-            match ch {
-                '1'..='9' => out[i].insert(Digit::from_index((ch as u8 - b'1') as usize)),
-                other => {
-                    return Err(AppError::BadRequest(format!(
-                        "marks, cell {}: found {other:?}; expected digits 1-9",
-                        Cell::from_index(i)
-                    )))
-                }
-            }
-        }
-    }
-    Ok(Some(out))
+    shudu_core::format::parse_marks(marks)
+        .map(Some)
+        .map_err(|e| AppError::BadRequest(format!("marks: {e}")))
 }
 
 /// Givens and entries together.

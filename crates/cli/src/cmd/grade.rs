@@ -365,8 +365,9 @@ pub struct HintArgs {
     /// The position: 81 characters holding the givens and the digits entered so far (`.` or `0`
     /// for empty), or a file whose first puzzle is taken.
     position: String,
-    /// Your pencil marks: 81 comma-separated fields, each the digits marked in that cell (empty
-    /// for a filled cell or no marks), e.g. `,,,125,3,...`.
+    /// Your pencil marks: 81 comma-separated fields, each the digits marked in that cell, e.g.
+    /// `,,,125,3,...`. An empty field is a cell without marks (it keeps every candidate), as in
+    /// the web API; a filled cell's field is ignored.
     #[arg(long)]
     marks: Option<String>,
     /// Show only up to this stage: 1 which technique, 2 where to look, 3 the full step.
@@ -374,32 +375,11 @@ pub struct HintArgs {
     stage: u8,
 }
 
+/// Reads `--marks` (81 comma-separated fields) with the core's one meaning of marks
+/// ([`shudu_core::format::parse_marks`]: an empty field is a cell without marks).
 fn parse_marks(text: &str) -> Result<[DigitSet; 81]> {
     let fields: Vec<&str> = text.split(',').collect();
-    if fields.len() != 81 {
-        bail!(
-            "--marks has {} fields; expected 81, one a cell, separated by commas",
-            fields.len()
-        );
-    }
-    let mut marks = [DigitSet::EMPTY; 81];
-    for (i, field) in fields.iter().enumerate() {
-        for (k, ch) in field.trim().chars().enumerate() {
-            let d = ch
-                .to_digit(10)
-                .and_then(|v| Digit::new(v as u8))
-                .with_context(|| {
-                    format!(
-                        "--marks, field {} ({}), character {}: found '{ch}'; expected digits 1-9",
-                        i + 1,
-                        Cell::from_index(i),
-                        k + 1
-                    )
-                })?;
-            marks[i].insert(d);
-        }
-    }
-    Ok(marks)
+    shudu_core::format::parse_marks(&fields).map_err(|e| anyhow::anyhow!("--marks: {e}"))
 }
 
 /// Runs `shudu hint`.
@@ -412,6 +392,20 @@ pub fn run_hint(args: &HintArgs) -> Result<ExitCode> {
         "this position has no solution: some digit entered is wrong",
     ) {
         return Ok(code);
+    }
+    if let (Some(marks), Solutions::Unique(solution)) = (&marks, solve_unique(&position)) {
+        let missing = shudu_core::logic::marks_missing_solution(&position, marks, &solution);
+        if !missing.is_empty() {
+            let cells: Vec<String> = missing.iter().map(ToString::to_string).collect();
+            println!(
+                "1. Technique: Missing pencil mark\n2. Where: the marks in {}\n3. The marks in {} \
+                 leave out the digit that belongs there: put every candidate back in {} and ask again.",
+                cells.join(", "),
+                cells.join(", "),
+                if cells.len() == 1 { "it" } else { "them" }
+            );
+            return Ok(ExitCode::from(exit::NOT_UNIQUE));
+        }
     }
     let board = Board::from_position(&position, &position, marks.as_ref());
     if board.is_solved() {
@@ -450,17 +444,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn marks_need_81_fields() {
+    fn marks_need_81_fields_and_name_the_cell() {
         assert!(parse_marks("1,2")
             .unwrap_err()
             .to_string()
-            .contains("has 2 fields; expected 81"));
+            .contains("--marks: found 2 cells; expected 81"));
         let mut s = vec![""; 81];
         s[4] = "12x";
         let err = parse_marks(&s.join(",")).unwrap_err().to_string();
         assert_eq!(
             err,
-            "--marks, field 5 (r1c5), character 3: found 'x'; expected digits 1-9"
+            "--marks: cell r1c5 (field 5), character 3: found 'x'; expected digits 1-9"
         );
+        // An empty field is a cell without marks: every candidate.
+        s[4] = "";
+        assert!(parse_marks(&s.join(","))
+            .unwrap()
+            .iter()
+            .all(|m| *m == DigitSet::ALL));
     }
 }

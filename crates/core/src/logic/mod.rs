@@ -58,6 +58,19 @@ pub mod wings;
 
 pub use named::next_hint;
 
+/// The empty cells of `position` whose pencil marks leave out the digit `solution` puts there:
+/// a player's mistake that hides every way forward. Cells without marks ([`DigitSet::ALL`], as
+/// [`crate::format::parse_marks`] reads an empty field) never count.
+pub fn marks_missing_solution(
+    position: &Puzzle,
+    marks: &[DigitSet; 81],
+    solution: &crate::Grid,
+) -> Vec<Cell> {
+    Cell::all()
+        .filter(|&c| position.get(c).is_none() && !marks[c.as_index()].contains(solution.get(c)))
+        .collect()
+}
+
 /// A difficulty on Sudoku Explainer's scale, in tenths: `Rating(75)` is 7.5.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Rating(pub u16);
