@@ -282,22 +282,6 @@ pub fn progress(total: u64, what: &str, min_total: u64) -> ProgressBar {
     bar
 }
 
-/// The most worker threads `--threads` accepts. Each thread costs memory and start-up time, and
-/// some of the batch drivers' costs grow with the square of the thread count (`--threads 4000`
-/// took 38 s for three grids); no machine shudu runs on gains from more.
-pub const MAX_THREADS: usize = 256;
-
-/// Parses `--threads`: 1 to [`MAX_THREADS`].
-pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
-        _ => Err(format!(
-            "expected a number of threads from 1 to {MAX_THREADS} (this machine has {} cores), found '{s}'",
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        )),
-    }
-}
-
 /// Sets rayon's global thread count, if asked, to no more than `work` (the items there are to
 /// share: never more workers than work).
 pub fn set_threads(threads: Option<usize>, work: usize) -> Result<()> {
@@ -337,14 +321,6 @@ impl From<FormatArg> for shudu_core::format::Format {
             FormatArg::Json => Format::Json,
         }
     }
-}
-
-/// Parses a digit argument 1-9.
-pub fn parse_digit(s: &str) -> std::result::Result<shudu_core::Digit, String> {
-    s.parse::<u8>()
-        .ok()
-        .and_then(shudu_core::Digit::new)
-        .ok_or_else(|| format!("expected a digit from 1 to 9, found '{s}'"))
 }
 
 /// Formats `grids` in parallel into buffers, in order; `first` is the number of records written

@@ -26,7 +26,7 @@ pub struct CheckArgs {
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_parser = io::parse_threads)]
+    #[arg(long, value_parser = shudu::args::parse_threads)]
     threads: Option<usize>,
 }
 

@@ -31,6 +31,7 @@ use shudu_core::Digit;
 
 use crate::cmd::generate::Job;
 use crate::io::{self, FormatArg, Output};
+use shudu::args::{parse_blanks, parse_digit, parse_threads};
 
 /// How long `-n` searches before writing what it found ("found M of N").
 const BUDGET: Duration = Duration::from_secs(60);
@@ -76,13 +77,13 @@ pub struct CompatArgs {
     solve: Option<PathBuf>,
     /// With -c: the top-left digit of every grid (the assignment derives it from a student
     /// number).
-    #[arg(long, value_parser = io::parse_digit)]
+    #[arg(long, value_parser = parse_digit)]
     first_digit: Option<Digit>,
     /// With -c or -n: seed of the random generator (random when omitted).
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_parser = io::parse_threads)]
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
 }
 
@@ -168,20 +169,6 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
 /// `n` and the noun, singular for 1: "1 grid", "2 grids".
 pub fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
-}
-
-/// Parses the blanks range `A~B` (or `A`), each from 20 to 55.
-fn parse_blanks(s: &str) -> std::result::Result<(usize, usize), String> {
-    let bad = || format!("expected a number of blanks A~B with 20 <= A <= B <= 55, found '{s}'");
-    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
-    let (a, b) = match s.split_once('~') {
-        Some((a, b)) => (num(a)?, num(b)?),
-        None => (num(s)?, num(s)?),
-    };
-    if !(20..=55).contains(&a) || !(20..=55).contains(&b) || a > b {
-        return Err(bad());
-    }
-    Ok((a, b))
 }
 
 /// The band of a `-m` level and the givens used when `-r` is absent (see the module docs).

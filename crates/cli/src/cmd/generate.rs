@@ -10,11 +10,14 @@ use rayon::prelude::*;
 use shudu_core::format::Format;
 use shudu_core::generate::{generate_stream, GenerateConfig, Generated, StreamSummary, Symmetry};
 use shudu_core::logic::{rate, Band, Rating};
-use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
+use shudu_core::rated::{generate_rated_stream, RatedConfig};
 use shudu_core::Puzzle;
 
 use crate::exit;
 use crate::io::{self, FormatArg, Output};
+use shudu::args::{
+    parse_givens, parse_rating, parse_shard, parse_threads, parse_timeout, Shard, Timeout,
+};
 
 /// Arguments of `shudu generate`.
 #[derive(Args, Debug)]
@@ -50,7 +53,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_parser = io::parse_threads)]
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -77,133 +80,14 @@ pub struct GenerateArgs {
     stats: bool,
 }
 
-/// Parses `K` or `A..B` (also `A..=B`).
-pub fn parse_givens(s: &str) -> std::result::Result<(usize, usize), String> {
-    let num = |t: &str| {
-        t.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("expected a number of givens K or a range A..B, found '{s}'"))
-    };
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),
-        None => {
-            let k = num(s)?;
-            (k, k)
-        }
-    };
-    if a > b {
-        return Err(format!("the range '{s}' is empty: {a} is more than {b}"));
-    }
-    if b > 81 {
-        return Err(format!("'{s}': a puzzle has at most 81 givens"));
-    }
-    Ok((a, b))
-}
-
 fn parse_symmetry(s: &str) -> std::result::Result<Symmetry, String> {
     s.parse()
         .map_err(|e: shudu_core::generate::UnknownSymmetry| e.to_string())
 }
 
-/// Parses a rating range `A..B`, `A..`, `..B` or `A` (one decimal, as SE prints ratings).
-fn parse_rating(s: &str) -> std::result::Result<(Rating, Rating), String> {
-    let value = |t: &str, default: u16| -> std::result::Result<Rating, String> {
-        let t = t.trim().trim_start_matches('=');
-        if t.is_empty() {
-            return Ok(Rating(default));
-        }
-        match t.parse::<f64>() {
-            Ok(v) if (0.0..=20.0).contains(&v) => Ok(Rating((v * 10.0).round() as u16)),
-            _ => Err(format!(
-                "expected a rating range such as 6.2..8.0 (ratings from 0.0 to 20.0), found '{s}'"
-            )),
-        }
-    };
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (value(a, 0)?, value(b, MAX_RATING.0)?),
-        None => {
-            let r = value(s, 0)?;
-            (r, r)
-        }
-    };
-    if a > b {
-        return Err(format!(
-            "the rating range '{s}' is empty: {a} is more than {b}"
-        ));
-    }
-    Ok((a, b))
-}
-
 fn parse_band(s: &str) -> std::result::Result<Band, String> {
     s.parse()
         .map_err(|e: shudu_core::logic::BandParseError| e.to_string())
-}
-
-/// A time budget: `None` for no limit (`--timeout none`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Timeout(pub Option<Duration>);
-
-/// Parses `--timeout`: a duration (see [`parse_duration`]) or `none`.
-pub fn parse_timeout(s: &str) -> std::result::Result<Timeout, String> {
-    if s.trim().eq_ignore_ascii_case("none") {
-        return Ok(Timeout(None));
-    }
-    parse_duration(s)
-        .map(|d| Timeout(Some(d)))
-        .map_err(|e| format!("{e}, or 'none' for no limit"))
-}
-
-/// Parses a duration: a number followed by `ms`, `s`, `m` or `h`; a bare number is seconds.
-pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let bad = || format!("expected a duration such as 30s, 500ms, 2m or 1h, found '{s}'");
-    let value: f64 = num.parse().map_err(|_| bad())?;
-    let scale = match unit.trim() {
-        "" | "s" => 1.0,
-        "ms" => 0.001,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        _ => return Err(bad()),
-    };
-    Duration::try_from_secs_f64(value * scale).map_err(|_| bad())
-}
-
-/// Parses `--shard I/N`: shard `I` (from 0) of `N`.
-pub fn parse_shard(s: &str) -> std::result::Result<Shard, String> {
-    let bad = || format!("expected a shard I/N with 0 <= I < N, such as 0/4, found '{s}'");
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let i: usize = i.trim().parse().map_err(|_| bad())?;
-    let n: usize = n.trim().parse().map_err(|_| bad())?;
-    if n == 0 || i >= n {
-        return Err(bad());
-    }
-    Ok(Shard { index: i, of: n })
-}
-
-/// Shard `index` of `of`: a consecutive part of a batch's items, so that shards `0..of` of one
-/// seed, concatenated in order, are exactly the output of one run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// Which shard, from 0.
-    pub index: usize,
-    /// How many shards.
-    pub of: usize,
-}
-
-impl Shard {
-    /// The whole batch.
-    pub const ALL: Shard = Shard { index: 0, of: 1 };
-
-    /// The items of a batch of `count` that this shard makes: `count * index / of` up to
-    /// `count * (index + 1) / of`.
-    pub fn items(self, count: u64) -> std::ops::Range<usize> {
-        let at = |k: usize| (count as u128 * k as u128 / self.of as u128) as usize;
-        at(self.index)..at(self.index + 1)
-    }
 }
 
 /// Runs `shudu generate`.

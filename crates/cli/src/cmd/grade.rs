@@ -38,7 +38,7 @@ pub struct GradeArgs {
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_parser = io::parse_threads)]
+    #[arg(long, value_parser = shudu::args::parse_threads)]
     threads: Option<usize>,
 }
 

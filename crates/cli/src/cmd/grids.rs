@@ -22,7 +22,7 @@ pub struct GridsArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Fix the top-left digit of every grid.
-    #[arg(long, value_parser = io::parse_digit)]
+    #[arg(long, value_parser = shudu::args::parse_digit)]
     first_digit: Option<Digit>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -31,7 +31,7 @@ pub struct GridsArgs {
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_parser = io::parse_threads)]
+    #[arg(long, value_parser = shudu::args::parse_threads)]
     threads: Option<usize>,
 }
 

@@ -30,7 +30,7 @@ pub struct SolveArgs {
     #[arg(long)]
     any: bool,
     /// Worker threads (default: one per core).
-    #[arg(long, value_parser = io::parse_threads)]
+    #[arg(long, value_parser = shudu::args::parse_threads)]
     threads: Option<usize>,
 }
 
