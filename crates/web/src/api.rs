@@ -116,8 +116,60 @@ pub(crate) struct SolutionInfo {
 /// The givens: any format the core reads (an 81-character line in practice), with exactly one
 /// solution.
 fn givens_and_solution(text: &str) -> Result<(Puzzle, Grid), AppError> {
-    let givens: Puzzle = text.trim().parse()?;
+    let mut records = shudu_core::format::Reader::new(text.trim().as_bytes());
+    let givens = match records.next() {
+        Some(r) => r?.puzzle,
+        None => text.trim().parse()?, // the parser's "no puzzle" error
+    };
+    let more = records.count();
+    if more > 0 {
+        return Err(AppError::BadRequest(format!(
+            "found {} puzzles; expected one (send them one a request)",
+            more + 1
+        )));
+    }
     Ok((givens, unique_solution(&givens)?))
+}
+
+/// Runs costly work (grading, hints) on a blocking thread, holding one of the state's permits
+/// (one a core). Waits at most [`crate::QUEUE_WAIT`] for a permit, else answers 503 with
+/// `Retry-After`. `work` gets a `stop()` that turns true when [`crate::WORK_BUDGET`] has passed
+/// or the client has gone (the handler's future was dropped), so it can end its search.
+async fn costly<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&dyn Fn() -> bool) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, AppError> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    /// Sets the flag when dropped: the handler's future is dropped when its client goes.
+    struct CancelOnDrop(Arc<AtomicBool>);
+    impl Drop for CancelOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+
+    let permit =
+        match tokio::time::timeout(crate::QUEUE_WAIT, state.costly.clone().acquire_owned()).await {
+            Ok(Ok(p)) => p,
+            _ => {
+                return Err(AppError::Busy(
+                    "the server is busy with other costly requests; try again in a moment".into(),
+                    1,
+                ))
+            }
+        };
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(cancelled.clone());
+    let deadline = std::time::Instant::now() + crate::WORK_BUDGET;
+    tokio::task::spawn_blocking(move || {
+        // The permit is held until the work ends, even if the client has gone.
+        let _permit = permit;
+        let stop = || cancelled.load(Ordering::Relaxed) || std::time::Instant::now() >= deadline;
+        work(&stop)
+    })
+    .await?
 }
 
 fn unique_solution(p: &Puzzle) -> Result<Grid, AppError> {
@@ -267,11 +319,13 @@ pub(crate) async fn bands() -> Json<serde_json::Value> {
     }))
 }
 
-/// `GET /api/puzzle?band=..&symmetry=..`: a puzzle from the pool.
-pub(crate) async fn puzzle(
-    State(state): State<AppState>,
-    Query(q): Query<PuzzleQuery>,
-) -> Result<Json<PuzzleInfo>, AppError> {
+/// `HEAD /api/puzzle?band=..&symmetry=..`: checks the query as `GET` does, without taking a
+/// puzzle from the pool (a HEAD must not use one up).
+pub(crate) async fn puzzle_head(Query(q): Query<PuzzleQuery>) -> Result<(), AppError> {
+    band_and_symmetry(&q).map(drop)
+}
+
+fn band_and_symmetry(q: &PuzzleQuery) -> Result<(Band, Symmetry), AppError> {
     let band: Band = q
         .band
         .as_deref()
@@ -286,6 +340,15 @@ pub(crate) async fn puzzle(
                 AppError::BadRequest(e.to_string())
             })?,
     };
+    Ok((band, symmetry))
+}
+
+/// `GET /api/puzzle?band=..&symmetry=..`: a puzzle from the pool.
+pub(crate) async fn puzzle(
+    State(state): State<AppState>,
+    Query(q): Query<PuzzleQuery>,
+) -> Result<Json<PuzzleInfo>, AppError> {
+    let (band, symmetry) = band_and_symmetry(&q)?;
     let dealt = state.pool.take(band, symmetry).await?;
     Ok(Json(PuzzleInfo {
         puzzle: dealt.puzzle.to_line(),
@@ -297,10 +360,18 @@ pub(crate) async fn puzzle(
 }
 
 /// `POST /api/import {"puzzle"}`: checks and grades a puzzle from elsewhere.
-pub(crate) async fn import(Body(body): Body<PuzzleBody>) -> Result<Json<PuzzleInfo>, AppError> {
-    let info = tokio::task::spawn_blocking(move || -> Result<PuzzleInfo, AppError> {
+pub(crate) async fn import(
+    State(state): State<AppState>,
+    Body(body): Body<PuzzleBody>,
+) -> Result<Json<PuzzleInfo>, AppError> {
+    let info = costly(&state, move |stop| -> Result<PuzzleInfo, AppError> {
         let (givens, _) = givens_and_solution(&body.puzzle)?;
-        let (rating, band) = engine::grade(&givens);
+        let (rating, band) = engine::grade_until(&givens, stop).ok_or_else(|| {
+            AppError::Unavailable(format!(
+                "rating this puzzle takes longer than the server's budget of {} s",
+                crate::WORK_BUDGET.as_secs()
+            ))
+        })?;
         Ok(PuzzleInfo {
             puzzle: givens.to_line(),
             band: band.name(),
@@ -309,7 +380,7 @@ pub(crate) async fn import(Body(body): Body<PuzzleBody>) -> Result<Json<PuzzleIn
             symmetry: None,
         })
     })
-    .await??;
+    .await?;
     Ok(Json(info))
 }
 
@@ -338,8 +409,12 @@ pub(crate) async fn check(Body(body): Body<PositionBody>) -> Result<Json<CheckIn
 }
 
 /// `POST /api/hint {"givens", "entries", "marks"}`: the next step, or the mistake that blocks it.
-pub(crate) async fn hint(Body(body): Body<PositionBody>) -> Result<Json<HintInfo>, AppError> {
-    let info = tokio::task::spawn_blocking(move || hint_for(&body)).await??;
+pub(crate) async fn hint(
+    State(state): State<AppState>,
+    Body(body): Body<PositionBody>,
+) -> Result<Json<HintInfo>, AppError> {
+    // One step of the grader: bounded, so only the permit limits it.
+    let info = costly(&state, move |_| hint_for(&body)).await?;
     Ok(Json(info))
 }
 
@@ -475,6 +550,42 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn costly_work_stops_when_its_client_goes() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        use std::time::Duration;
+        let state = AppState::new(crate::PoolConfig {
+            workers: 0,
+            ..crate::PoolConfig::default()
+        });
+        let stopped = Arc::new(AtomicBool::new(false));
+        let seen = stopped.clone();
+        // The work spins until told to stop; the "client" gives up after 100 ms.
+        let call = costly(&state, move |stop| {
+            while !stop() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            seen.store(true, Ordering::SeqCst);
+            Ok(())
+        });
+        assert!(tokio::time::timeout(Duration::from_millis(100), call)
+            .await
+            .is_err());
+        for _ in 0..200 {
+            if stopped.load(Ordering::SeqCst) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert!(
+            stopped.load(Ordering::SeqCst),
+            "the work went on after its client left"
+        );
+        // Its permit came back: the next costly request runs.
+        assert_eq!(costly(&state, |_| Ok(7)).await, Ok(7));
+    }
 
     #[test]
     fn conflicting_cells_lists_both_cells_of_a_repeat() {

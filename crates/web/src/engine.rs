@@ -29,6 +29,11 @@ pub fn grade(p: &Puzzle) -> (Rating, Band) {
     (g.er, g.band)
 }
 
+/// [`grade`], given up (`None`) as soon as `stop()` says so between two steps.
+pub fn grade_until(p: &Puzzle, stop: &dyn Fn() -> bool) -> Option<(Rating, Band)> {
+    logic::rate_until(p, stop).map(|g| (g.er, g.band))
+}
+
 /// The next hint from a player's position, if the grader finds one: SE's next step, or where
 /// that is a chain, a named technique (skyscraper, W-Wing, ...) that SE would rate no higher
 /// ([`logic::next_hint`]).

@@ -15,8 +15,12 @@ pub enum AppError {
     /// missing content type, a body over the limit, an unknown path or method. Carries its status
     /// (400, 404, 405, 413, 415 or 422).
     Rejected(StatusCode, String),
-    /// No puzzle of the asked band could be made in time (503).
+    /// No puzzle of the asked band could be made in time, or a request's work ran over its
+    /// budget (503).
     Unavailable(String),
+    /// Every worker for costly requests is busy: try again after the given seconds (503 with
+    /// `Retry-After`).
+    Busy(String, u32),
     /// A bug or a failed background task (500).
     Internal(String),
 }
@@ -27,7 +31,7 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Rejected(status, _) => *status,
-            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Unavailable(_) | AppError::Busy(..) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -38,6 +42,7 @@ impl AppError {
             AppError::BadRequest(m)
             | AppError::Rejected(_, m)
             | AppError::Unavailable(m)
+            | AppError::Busy(m, _)
             | AppError::Internal(m) => m,
         }
     }
@@ -91,7 +96,13 @@ impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
         let body = serde_json::json!({ "error": self.message() });
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let AppError::Busy(_, seconds) = self {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 

@@ -63,6 +63,7 @@
 //! - `engine`: the calls into the core's generator and grader.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, Uri};
@@ -75,18 +76,30 @@ mod assets;
 mod engine;
 pub mod error;
 mod pool;
+mod serve;
 
 pub use engine::{Band, Rating, Symmetry};
 pub use error::AppError;
 pub use pool::{Dealt, PoolConfig};
+pub use serve::{serve, ServeConfig};
 
 /// The largest request body accepted, in bytes: a position with every pencil mark is under 2 KiB.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
-/// What every handler shares: the puzzle pool. Cheap to clone.
+/// How long one costly request (grading an imported puzzle) may compute before it is given up.
+pub const WORK_BUDGET: Duration = Duration::from_secs(10);
+
+/// How long a costly request waits for a free worker before it is answered 503.
+pub const QUEUE_WAIT: Duration = Duration::from_millis(500);
+
+/// What every handler shares: the puzzle pool, and the permits of costly work (grading,
+/// hints): one a core but one (at least one), so costly requests never take the whole machine
+/// and cheap ones (the page, `/api/bands`, `/api/puzzle` from the pool) keep a core meanwhile.
+/// Cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
     pool: Arc<pool::Pool>,
+    costly: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -95,7 +108,18 @@ impl AppState {
     pub fn new(config: PoolConfig) -> AppState {
         AppState {
             pool: Arc::new(pool::Pool::start(&config)),
+            costly: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            )),
         }
+    }
+
+    /// Sets how many costly requests (grading, hints) may compute at once; beyond that they wait
+    /// [`QUEUE_WAIT`], then get 503 with `Retry-After`. 0 refuses all of them (for tests).
+    pub fn limit_costly_work(mut self, permits: usize) -> AppState {
+        self.costly = Arc::new(tokio::sync::Semaphore::new(permits));
+        self
     }
 
     /// Puts a graded puzzle on its band's shelf, as a worker would (for tests and warm starts);
@@ -115,7 +139,7 @@ pub fn router(state: AppState) -> Router {
         .route("/manifest.webmanifest", get(assets::manifest))
         .route("/api/bands", get(api::bands))
         .route("/api/status", get(status))
-        .route("/api/puzzle", get(api::puzzle))
+        .route("/api/puzzle", get(api::puzzle).head(api::puzzle_head))
         .route("/api/import", axum::routing::post(api::import))
         .route("/api/check", axum::routing::post(api::check))
         .route("/api/hint", axum::routing::post(api::hint))

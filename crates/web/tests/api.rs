@@ -665,3 +665,79 @@ async fn random_bodies_never_get_a_500() {
         }
     }
 }
+
+#[tokio::test]
+async fn head_puzzle_does_not_use_up_a_puzzle() {
+    let (state, app) = quiet_app();
+    let puzzle: Puzzle = P.parse().unwrap();
+    assert!(state.add_puzzle(Dealt {
+        puzzle,
+        band: Band::Easy,
+        rating: Rating(12),
+        symmetry: Symmetry::None,
+    }));
+    for _ in 0..3 {
+        let res = app
+            .clone()
+            .oneshot(
+                Request::head("/api/puzzle?band=easy")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    // The one puzzle is still there for a GET.
+    let (status, v) = get(app.clone(), "/api/puzzle?band=easy").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["puzzle"], P);
+    // HEAD checks its query as GET does.
+    let res = app
+        .oneshot(
+            Request::head("/api/puzzle?band=nope")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn import_refuses_two_puzzles() {
+    let (status, v) = post(
+        app(),
+        "/api/import",
+        json!({ "puzzle": format!("{P}\n{P}") }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        error_of(&v).contains("found 2 puzzles; expected one"),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn costly_requests_get_503_with_retry_after_when_no_worker_is_free() {
+    let (state, _) = quiet_app();
+    let app = router(state.limit_costly_work(0));
+    for (path, body) in [
+        ("/api/import", json!({ "puzzle": P })),
+        ("/api/hint", json!({ "givens": P })),
+    ] {
+        let req = Request::post(path)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        let res = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE, "{path}");
+        assert_eq!(res.headers()[header::RETRY_AFTER], "1", "{path}");
+    }
+    // Cheap endpoints do not need a worker.
+    let (status, _) = get(app.clone(), "/api/bands").await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = post(app, "/api/solve", json!({ "puzzle": P })).await;
+    assert_eq!(status, StatusCode::OK);
+}

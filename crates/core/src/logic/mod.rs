@@ -593,7 +593,8 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
     // room for those at once saves the copies of growing (`Step` is 144 bytes; measurable on
     // easy puzzles, where a step costs about 2,000 instructions).
     let mut steps = Vec::with_capacity(board.empty as usize + 16);
-    let summary = solve_path(puzzle, &mut board, |step| steps.push(step));
+    let summary =
+        solve_path(puzzle, &mut board, |step| steps.push(step), &|| false).expect("never stopped");
     Grade {
         er: summary.er,
         ep: summary.ep,
@@ -643,17 +644,44 @@ pub struct Summary {
 pub fn rate(puzzle: &Puzzle) -> Summary {
     let mut board = Board::new(puzzle);
     board.explain = false;
-    solve_path(puzzle, &mut board, drop)
+    solve_path(puzzle, &mut board, drop, &|| false).expect("never stopped")
+}
+
+/// [`rate`], stopped between two steps as soon as `stop()` says so (a deadline passed, the
+/// client left): `None` then. A server bounds the work of one request with it; one step is
+/// the unit of work it cannot interrupt (at most tens of milliseconds for the hardest chains).
+///
+/// # Examples
+/// ```
+/// use shudu_core::{Puzzle, logic::{rate, rate_until}};
+/// let p: Puzzle = "...9....3..1....78..7.3.21.......75...25....1.........7..8.5..4.59....8.32..1...9"
+///     .parse()?;
+/// assert_eq!(rate_until(&p, &|| false), Some(rate(&p)));
+/// assert_eq!(rate_until(&p, &|| true), None);
+/// # Ok::<(), shudu_core::ParseError>(())
+/// ```
+pub fn rate_until(puzzle: &Puzzle, stop: &dyn Fn() -> bool) -> Option<Summary> {
+    let mut board = Board::new(puzzle);
+    board.explain = false;
+    solve_path(puzzle, &mut board, drop, stop)
 }
 
 /// The loop of [`grade`] and [`rate`]: applies the easiest step until the board is solved or
-/// stuck, handing each step to `keep`.
-fn solve_path(puzzle: &Puzzle, board: &mut Board, mut keep: impl FnMut(Step)) -> Summary {
+/// stuck, handing each step to `keep`; `None` if `stop()` said so before a step.
+fn solve_path(
+    puzzle: &Puzzle,
+    board: &mut Board,
+    mut keep: impl FnMut(Step),
+    stop: &dyn Fn() -> bool,
+) -> Option<Summary> {
     // The solution is only needed when the techniques run out, so it is found lazily.
     let mut solution: Option<Option<crate::grid::Grid>> = None;
     let broken = board.is_broken();
     let mut tally = Tally::default();
     while !board.is_solved() && !broken {
+        if stop() {
+            return None;
+        }
         let step = match basic_step(board) {
             Some(s) => s,
             None => {
@@ -680,7 +708,7 @@ fn solve_path(puzzle: &Puzzle, board: &mut Board, mut keep: impl FnMut(Step)) ->
             break;
         }
     }
-    tally.summary(board.is_solved())
+    Some(tally.summary(board.is_solved()))
 }
 
 /// The ratings of a path so far, step by step: what its [`Summary`] reports.
