@@ -329,7 +329,7 @@ fn check_exit_status_follows_the_worst_finding() {
         .assert()
         .success()
         .stdout(contains(
-            "1 complete grids (all distinct; first digit 5 in all), 0 unreadable",
+            "1 complete grid (all distinct; first digit 5 in all), 0 unreadable",
         ));
     // Missing file: 2, naming it.
     shudu()

@@ -159,3 +159,33 @@ fn empty_marks_fields_mean_no_marks_as_in_the_web_api() {
         "the digit is not revealed"
     );
 }
+
+#[test]
+fn counts_in_messages_agree_with_their_number() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("one.txt"), format!("{PUZZLE}\n")).unwrap();
+    shudu()
+        .current_dir(dir.path())
+        .args(["-s", "one.txt"])
+        .assert()
+        .success()
+        .stderr(contains("wrote 1 record to sudoku.txt (1 solved)"));
+    shudu()
+        .current_dir(dir.path())
+        .args(["-c", "1"])
+        .assert()
+        .success()
+        .stderr(contains("wrote 1 grid to sudoku.txt"));
+    shudu()
+        .args(["solve"])
+        .write_stdin(format!("{}\n", &PUZZLE[..80]))
+        .assert()
+        .code(2)
+        .stderr(contains("found 80 cells"))
+        .stderr(contains("0 of 1 puzzle solved uniquely"));
+    shudu()
+        .args(["check", "one.txt"])
+        .current_dir(dir.path())
+        .assert()
+        .stdout(contains("checked 1 record: 1 puzzle"));
+}

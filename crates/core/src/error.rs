@@ -43,19 +43,38 @@ pub enum ParseErrorKind {
     NoPuzzle,
 }
 
+/// `n` and its noun, singular for 1: "1 cell", "80 cells". Every count in a message reads so.
+///
+/// ```
+/// assert_eq!(shudu_core::error::counted(1, "record"), "1 record");
+/// assert_eq!(shudu_core::error::counted(3, "row"), "3 rows");
+/// ```
+pub fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseErrorKind::BadChar(c) => write!(f, "found {c}; expected 1-9, '.' or '0'"),
             ParseErrorKind::WrongLength(n) => {
-                write!(f, "found {n} cells; expected 81 (digits 1-9, '.' or '0' for empty)")
+                write!(
+                    f,
+                    "found {}; expected 81 (digits 1-9, '.' or '0' for empty)",
+                    counted(*n, "cell")
+                )
             }
             ParseErrorKind::WrongRowLength { row, found } => write!(
                 f,
-                "row {row} has {found} cells; expected 9 (digits separated by single spaces, or 9 digits)"
+                "row {row} has {}; expected 9 (digits separated by single spaces, or 9 digits)",
+                counted(*found, "cell")
             ),
             ParseErrorKind::ShortGrid(rows) => {
-                write!(f, "the grid ends after {rows} rows; expected 9")
+                write!(
+                    f,
+                    "the grid ends after {}; expected 9",
+                    counted(*rows, "row")
+                )
             }
             ParseErrorKind::Conflict(c) => c.fmt(f),
             ParseErrorKind::Json(msg) => write!(f, "{msg}"),

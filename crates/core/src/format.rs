@@ -276,8 +276,8 @@ impl<'a> Reader<'a> {
                 line,
                 None,
                 ParseErrorKind::Json(format!(
-                    "field \"puzzle\" has {} cells; expected 81",
-                    cells.len()
+                    "field \"puzzle\" has {}; expected 81",
+                    crate::error::counted(cells.len(), "cell")
                 )),
             ));
         }
@@ -642,7 +642,8 @@ impl std::fmt::Display for MarksError {
         match self {
             MarksError::Count(n) => write!(
                 f,
-                "found {n} cells; expected 81, one field a cell (\"\" for a cell without marks)"
+                "found {}; expected 81, one field a cell (\"\" for a cell without marks)",
+                crate::error::counted(*n, "cell")
             ),
             MarksError::Char { cell, found, at } => write!(
                 f,
@@ -651,8 +652,9 @@ impl std::fmt::Display for MarksError {
             ),
             MarksError::TooLong { cell, len } => write!(
                 f,
-                "cell {cell} (field {}): found {len} characters; expected at most 9 digits",
-                cell.as_index() + 1
+                "cell {cell} (field {}): found {}; expected at most 9 digits",
+                cell.as_index() + 1,
+                crate::error::counted(*len, "character")
             ),
         }
     }

@@ -180,8 +180,8 @@ fn unique_solution(p: &Puzzle) -> Result<Grid, AppError> {
         )),
         Solutions::Multiple(_) => Err(AppError::BadRequest(format!(
             "the puzzle has more than one solution, so it cannot be solved by logic alone \
-             ({} givens); add givens until only one solution remains",
-            p.givens()
+             ({}); add givens until only one solution remains",
+            shudu_core::error::counted(p.givens(), "given")
         ))),
     }
 }
@@ -197,8 +197,8 @@ fn parse_entries(text: Option<&str>, givens: &Puzzle) -> Result<Puzzle, AppError
     let chars: Vec<char> = text.chars().collect();
     if chars.len() != 81 {
         return Err(AppError::BadRequest(format!(
-            "entries: found {} characters; expected 81 (digits 1-9, '.' or '0' for empty)",
-            chars.len()
+            "entries: found {}; expected 81 (digits 1-9, '.' or '0' for empty)",
+            shudu_core::error::counted(chars.len(), "character")
         )));
     }
     let mut entries = Puzzle::empty();

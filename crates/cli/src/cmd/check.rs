@@ -194,13 +194,14 @@ fn symmetry_label(p: &Puzzle) -> String {
 fn summary(t: &Tally) -> String {
     let puzzles = t.proper + t.several + t.none;
     let mut s = format!(
-        "checked {} records: {puzzles} puzzles ({} with 1 solution, {} of them minimal; {} with 2+; {} with none), {} complete grids",
-        puzzles + t.grids + t.unreadable,
+        "checked {}: {} ({} with 1 solution, {} of them minimal; {} with 2+; {} with none), {}",
+        shudu_core::error::counted(puzzles + t.grids + t.unreadable, "record"),
+        shudu_core::error::counted(puzzles, "puzzle"),
         t.proper,
         t.minimal,
         t.several,
         t.none,
-        t.grids,
+        shudu_core::error::counted(t.grids, "complete grid"),
     );
     if t.grids > 0 {
         if t.repeated == 0 {

@@ -142,7 +142,10 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
             first_digit: Some(args.first_digit.or(Digit::new(1)).expect("1 is a digit")),
         };
         crate::cmd::grids::write_grids(&config, FormatArg::Grid, Some(Path::new(OUTPUT)))?;
-        eprintln!("shudu: wrote {} to {OUTPUT}", count(config.count, "grid"));
+        eprintln!(
+            "shudu: wrote {} to {OUTPUT}",
+            shudu_core::error::counted(config.count, "grid")
+        );
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(path) = &args.solve {
@@ -154,7 +157,7 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
         if summary.readable() > 0 {
             eprintln!(
                 "shudu: wrote {} to {OUTPUT} ({} solved)",
-                count(summary.readable() + summary.invalid, "record"),
+                shudu_core::error::counted(summary.readable() + summary.invalid, "record"),
                 summary.unique
             );
         }
@@ -164,11 +167,6 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
         return puzzles(args, n as usize);
     }
     bail!("nothing to do: give a command (try 'shudu --help'), or -c N, -s FILE or -n N")
-}
-
-/// `n` and the noun, singular for 1: "1 grid", "2 grids".
-pub fn count(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The band of a `-m` level and the givens used when `-r` is absent (see the module docs).

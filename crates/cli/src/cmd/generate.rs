@@ -226,15 +226,16 @@ impl Job {
         let (found, asked) = (batch.found, batch.requested);
         match self.timeout {
             Some(budget) if batch.timed_out => eprintln!(
-                "shudu: found {found} of {asked} puzzles: the time budget of {} ran out \
+                "shudu: found {found} of {}: the time budget of {} ran out \
                  (--timeout sets it; --timeout none searches without limit)",
+                shudu_core::error::counted(asked, "puzzle"),
                 show_duration(budget)
             ),
             _ => eprintln!(
-                "shudu: found {found} of {asked} puzzles: the search gave up after trying {} {} \
+                "shudu: found {found} of {}: the search gave up after trying {} \
                  without finding the rest",
-                batch.attempts,
-                if batch.attempts == 1 { "grid" } else { "grids" }
+                shudu_core::error::counted(asked, "puzzle"),
+                shudu_core::error::counted(batch.attempts as usize, "grid")
             ),
         }
         ExitCode::from(exit::NOT_UNIQUE)
@@ -423,7 +424,7 @@ pub fn write_to(job: &Job, format: Format, path: &Path) -> Result<ExitCode> {
         out.finish()?;
         eprintln!(
             "shudu: wrote {} to {}",
-            crate::cmd::compat::count(summary.found, "puzzle"),
+            shudu_core::error::counted(summary.found, "puzzle"),
             path.display()
         );
     }

@@ -303,12 +303,12 @@ pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "{puzzle}\nrating ER {}, EP {}, ED {} ({}), {} steps\n",
+        "{puzzle}\nrating ER {}, EP {}, ED {} ({}), {}\n",
         g.er,
         g.ep,
         g.ed,
         g.band,
-        steps.len()
+        shudu_core::error::counted(steps.len(), "step")
     );
     if args.named {
         text.push_str(

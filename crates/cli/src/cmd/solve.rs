@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
+use shudu_core::error::counted;
 use shudu_core::format::{Format, Reader, Record};
 use shudu_core::solver::{solve_unique, Solutions};
 use shudu_core::{ParseError, Puzzle};
@@ -189,8 +190,12 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
     if failed > 0 {
         let total = summary.unique + failed;
         eprintln!(
-            "shudu: {} of {total} puzzles solved uniquely; {} with no solution, {} with several, {} unreadable",
-            summary.unique, summary.none, summary.multiple, summary.invalid
+            "shudu: {} of {} solved uniquely; {} with no solution, {} with several, {} unreadable",
+            summary.unique,
+            counted(total, "puzzle"),
+            summary.none,
+            summary.multiple,
+            summary.invalid
         );
     }
     Ok(summary)
