@@ -141,7 +141,14 @@ fn grids_rejects_bad_arguments() {
         .args(["grids", "-n", "0"])
         .assert()
         .code(2)
-        .stderr(contains("0 is not in 1..=10000000"));
+        .stderr(contains("0 is not in 1.."));
+    shudu()
+        .args(["grids", "-n", "948109639681"])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "a batch holds at most 948109639680 distinct grids",
+        ));
     shudu()
         .args(["grids", "-n", "5", "--first-digit", "0"])
         .assert()
@@ -749,4 +756,51 @@ fn generate_rejects_bad_ratings() {
         .assert()
         .code(2)
         .stderr(contains("cannot be used with"));
+}
+
+#[test]
+fn grids_shards_concatenate_to_one_distinct_run() {
+    let whole = shudu()
+        .args(["grids", "-n", "50", "--seed", "9", "--format", "grid"])
+        .output()
+        .unwrap()
+        .stdout;
+    let mut joined = Vec::new();
+    for i in 0..4 {
+        let shard = format!("{i}/4");
+        joined.extend(
+            shudu()
+                .args([
+                    "grids", "-n", "50", "--seed", "9", "--format", "grid", "--shard", &shard,
+                ])
+                .output()
+                .unwrap()
+                .stdout,
+        );
+    }
+    assert_eq!(
+        String::from_utf8(joined).unwrap(),
+        String::from_utf8(whole.clone()).unwrap()
+    );
+    let grids = parse_assignment_file(&String::from_utf8(whole).unwrap());
+    assert_eq!(grids.iter().collect::<HashSet<_>>().len(), 50);
+}
+
+#[test]
+fn grids_huge_count_streams_its_first_grids_at_once() {
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_shudu"))
+        .args(["grids", "-n", "100000000000", "--seed", "1"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 82];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(valid_grid(std::str::from_utf8(&first[..81]).unwrap()));
 }

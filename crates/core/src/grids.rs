@@ -285,28 +285,182 @@ pub struct GridsConfig {
     pub seed: u64,
     /// If set, every grid has this digit in its top-left cell.
     pub first_digit: Option<Digit>,
+    /// The batch item of the first grid (0 for a whole batch): `start > 0` makes one shard of
+    /// a larger batch, and the shards of one seed, concatenated, are the whole batch.
+    pub start: usize,
 }
 
-/// Items per random stream: each chunk is generated from its own seeded generator.
-const CHUNK: usize = 1024;
+/// How many first bands (rows 1 to 3) complete grids have: 9! orders of box 1, times 56 · 3!³
+/// fillings of box 2 beside it, times 3!³ orders of box 3's forced rows, 948,109,639,680 in all
+/// (Felgenhauer and Jarvis). With the top-left digit fixed, one ninth of that.
+pub const FIRST_BANDS: u64 = 362_880 * 12_096 * 216;
 
-/// An exact, compact key for a grid: each of the first eight rows read as a base-9 number of
-/// nine digits (below 9^9 < 2^29), two rows a word. The ninth row is implied (each column misses
-/// one digit), so two grids are equal if and only if their keys are.
-fn grid_key(g: &Grid) -> [u64; 4] {
-    let mut key = [0u64; 4];
-    for (r, row) in g.as_bytes().chunks_exact(9).take(8).enumerate() {
-        let value = row.iter().fold(0u64, |acc, &v| acc * 9 + u64::from(v - 1));
-        key[r / 2] |= value << (32 * (r % 2));
+/// The most grids one batch can hold: each grid of a batch has its own first band, so a batch
+/// has at most as many grids as there are first bands (105,345,515,520 with a fixed top-left
+/// digit; far beyond any file anyone writes).
+pub fn max_batch(first_digit: Option<Digit>) -> u64 {
+    if first_digit.is_some() {
+        FIRST_BANDS / 9
+    } else {
+        FIRST_BANDS
     }
-    key
 }
 
-/// Makes `config.count` distinct random grids. Parallel (on rayon's pool) and reproducible: the
-/// output depends only on the config, not on the number of threads.
+/// A keyed permutation of `0..n` (`n <= 2^40`): a four-round Feistel network on the smallest
+/// even number of bits that holds `n`, walked until it lands below `n` ("cycle walking"). A
+/// permutation for every key, so distinct indices give distinct values.
+fn permute(index: u64, n: u64, key: u64) -> u64 {
+    let bits = (64 - (n - 1).max(1).leading_zeros()).div_ceil(2).max(1);
+    let mask = (1u64 << bits) - 1;
+    let round = |r: u64, x: u64| {
+        let mut z =
+            key ^ r.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) & mask
+    };
+    let mut v = index;
+    loop {
+        let (mut left, mut right) = (v >> bits, v & mask);
+        for r in 0..4 {
+            (left, right) = (right, left ^ round(r, right));
+        }
+        v = (left << bits) | right;
+        if v < n {
+            return v;
+        }
+    }
+}
+
+/// Draws from the digits of a mixed-radix number, so that the box-drawing code above, fed with
+/// it instead of a random generator, turns a band's index into the band itself.
+struct Digits(u64);
+
+impl Digits {
+    fn take(&mut self, n: u64) -> u64 {
+        let d = self.0 % n;
+        self.0 /= n;
+        d
+    }
+}
+
+/// The first band (boxes 1, 2, 3) of index `k` below [`max_batch`]: a bijection between the
+/// indices and the first bands (with `first` in the top-left cell, if given).
+fn band_from_index(k: u64, first: Option<Digit>) -> [[u8; 9]; 3] {
+    let mut k = Digits(k);
+    // Box 1: a permutation by its Lehmer code (the top-left digit fixed first, if asked).
+    let mut pool: Vec<u8> = (0..9).collect();
+    let mut b1 = [0u8; 9];
+    let mut from = 0;
+    if let Some(d) = first {
+        b1[0] = d.as_index() as u8;
+        pool.retain(|&x| x != b1[0]);
+        from = 1;
+    }
+    for slot in b1.iter_mut().skip(from) {
+        let i = k.take(pool.len() as u64) as usize;
+        *slot = pool.remove(i);
+    }
+    // Box 2: which digits of each of box 1's rows move to the next row (56 ways, as in
+    // `sample_beside`), then the order inside each row.
+    let sets = row_sets(&b1);
+    // t = 0: no digit moves to the next row; 1..=27 and 28..=54: one (two) of each row's
+    // digits, picked by the three base-3 digits of t - 1 (t - 28); 55: all three.
+    let t = k.take(56) as u32;
+    let mut pick = match t {
+        1..=27 => t - 1,
+        28..=54 => t - 28,
+        _ => 0,
+    };
+    let mut rows = [0u32; 3];
+    for i in 0..3 {
+        let which = (pick % 3) as usize;
+        pick /= 3;
+        let to_next = match t {
+            0 => 0,
+            1..=27 => three_bits(sets[i])[which],
+            28..=54 => sets[i] & !three_bits(sets[i])[which],
+            _ => sets[i],
+        };
+        rows[(i + 1) % 3] |= to_next;
+        rows[(i + 2) % 3] |= sets[i] & !to_next;
+    }
+    let mut b2 = [0u8; 9];
+    for (j, &set) in rows.iter().enumerate() {
+        ordered(&mut b2[3 * j..3 * j + 3], set, k.take(6) as usize);
+    }
+    // Box 3: each row holds the digits its row misses, in one of 3! orders.
+    let (r1, r2) = (row_sets(&b1), row_sets(&b2));
+    let mut b3 = [0u8; 9];
+    for r in 0..3 {
+        ordered(
+            &mut b3[3 * r..3 * r + 3],
+            !(r1[r] | r2[r]) & 0x1FF,
+            k.take(6) as usize,
+        );
+    }
+    [b1, b2, b3]
+}
+
+/// Writes the three digits of `set` in the order of index `order` (below 3! = 6).
+fn ordered(out: &mut [u8], set: u32, order: usize) {
+    const ORDERS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let bits = three_bits(set);
+    for (x, &i) in out.iter_mut().zip(&ORDERS[order]) {
+        *x = bits[i].trailing_zeros() as u8;
+    }
+}
+
+/// Item `item` of the batch `seed`: its first band is the band of index `permute(item)` (a
+/// keyed permutation, so two items never share a band, and so never a grid), the rest is drawn
+/// at random from the item's own stream as [`random_grid_from`] draws it.
 ///
-/// Distinctness is guaranteed: after generation the batch is checked with exact keys, and any
-/// repeat (about one in 10^10 batches of a million) is replaced from a spare stream.
+/// # Panics
+/// If `item` is not below [`max_batch`].
+pub fn grid_for_item(seed: u64, item: u64, first: Option<Digit>) -> Grid {
+    let n = max_batch(first);
+    assert!(item < n, "item {item} beyond the {n} first bands");
+    let [b1, b2, b3] = band_from_index(permute(item, n, seed), first);
+    let mut rng = rng_for(seed, item);
+    loop {
+        let b4 = transpose(&sample_beside(row_sets(&transpose(&b1)), &mut rng));
+        let b7 = transpose(&rest_of_band(&transpose(&b1), &transpose(&b4), &mut rng));
+        let Some(b5) = sample_box(row_sets(&b4), row_sets(&transpose(&b2)), &mut rng) else {
+            continue;
+        };
+        let boxes = [
+            Some(b1),
+            Some(b2),
+            Some(b3),
+            Some(b4),
+            Some(b5),
+            None,
+            Some(b7),
+            None,
+            None,
+        ];
+        if let Some(cells) = descend(State::from_full_boxes(&boxes), &mut RandomGuess(&mut rng)) {
+            return Grid::from_valid_bytes(cells);
+        }
+    }
+}
+
+/// Makes the distinct random grids of `config`. Parallel (on rayon's pool) and reproducible:
+/// the output depends only on the config, not on the number of threads.
+///
+/// Distinctness is structural: grid `i` has the first band of index `permute(i)`, and the
+/// permutation never repeats a band, so no two grids of a batch (or of all the shards of one
+/// batch) are equal. No table of the grids made is kept.
+///
+/// # Panics
+/// If the batch reaches beyond [`max_batch`].
 pub fn generate_grids(config: &GridsConfig) -> Vec<Grid> {
     generate_grids_with_progress(config, &|_| {})
 }
@@ -317,7 +471,7 @@ pub fn generate_grids_with_progress(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Grid> {
     let mut grids = Vec::with_capacity(config.count);
-    for wave in GridStream::new(config, usize::MAX) {
+    for wave in GridStream::new(config, 1 << 16) {
         progress(wave.len());
         grids.extend(wave);
     }
@@ -325,114 +479,60 @@ pub fn generate_grids_with_progress(
 }
 
 /// The grids of [`generate_grids`] in order, a wave at a time, so that a caller can write one
-/// wave while the next is made. The waves joined are exactly `generate_grids(config)`, whatever
-/// the wave size and the number of threads.
+/// wave while the next is made, with memory bounded by the wave, not by the batch. The waves
+/// joined are exactly `generate_grids(config)`, whatever the wave size and the number of
+/// threads; a config with `start` and `count` gives items `start..start + count` of the batch.
 pub struct GridStream<'a> {
     config: &'a GridsConfig,
-    /// Chunks per wave.
-    wave_chunks: usize,
-    next_chunk: usize,
-    /// The next wave, generated but not yet checked for repeats.
-    pending: Option<RawWave>,
-    seen: SeenKeys,
-    spare: Rng,
+    wave: usize,
+    next: usize,
 }
 
 impl<'a> GridStream<'a> {
-    /// A stream of waves of about `wave` grids (rounded to whole chunks of 1024).
+    /// A stream of waves of `wave` grids (the last one shorter).
+    ///
+    /// # Panics
+    /// If the batch reaches beyond [`max_batch`].
     pub fn new(config: &'a GridsConfig, wave: usize) -> GridStream<'a> {
+        let end = config.start as u64 + config.count as u64;
+        assert!(
+            end <= max_batch(config.first_digit),
+            "a batch holds at most {} grids",
+            max_batch(config.first_digit)
+        );
         GridStream {
             config,
-            wave_chunks: wave.div_ceil(CHUNK).max(1),
-            next_chunk: 0,
-            pending: None,
-            seen: SeenKeys::with_capacity(config.count),
-            spare: rng_for(config.seed, u64::MAX),
+            wave: wave.max(1),
+            next: 0,
         }
     }
-
-    /// Generates the next wave's chunks (in parallel) with their keys, or `None` at the end.
-    fn generate_wave(&mut self) -> Option<RawWave> {
-        let n = self.config.count;
-        let chunks = n.div_ceil(CHUNK);
-        if self.next_chunk >= chunks {
-            return None;
-        }
-        let end = chunks.min(self.next_chunk.saturating_add(self.wave_chunks));
-        let (seed, first_digit) = (self.config.seed, self.config.first_digit);
-        // One vector for the wave, each chunk written in its place by the pool, so that neither
-        // the check nor the caller copies grids again.
-        let len = n.min(end * CHUNK) - self.next_chunk * CHUNK;
-        let filler = Grid::from_valid_bytes(FILLER);
-        let mut grids = vec![filler; len];
-        let mut keys = vec![[0u64; 4]; len];
-        grids
-            .par_chunks_mut(CHUNK)
-            .zip(keys.par_chunks_mut(CHUNK))
-            .enumerate()
-            .for_each(|(i, (grids, keys))| {
-                let mut rng = rng_for(seed, (self.next_chunk + i) as u64);
-                for (g, k) in grids.iter_mut().zip(keys) {
-                    *g = random_grid_from(&mut rng, first_digit);
-                    *k = grid_key(g);
-                }
-            });
-        self.next_chunk = end;
-        Some((grids, keys))
-    }
-}
-
-/// The exact distinctness check of one wave: every grid's key goes into `seen`, in position
-/// order; a grid whose key is already there is replaced from the spare stream (itself checked the
-/// same way). The order makes the result independent of threads and waves. Only the keys are read,
-/// in order: the grids are touched only to replace a repeat.
-fn check_wave(
-    (mut grids, keys): RawWave,
-    seen: &mut SeenKeys,
-    spare: &mut Rng,
-    first_digit: Option<Digit>,
-) -> Vec<Grid> {
-    for (i, &key) in keys.iter().enumerate() {
-        if let Some(&ahead) = keys.get(i + PREFETCH) {
-            seen.prefetch(&ahead);
-        }
-        let mut key = key;
-        while !seen.insert(key) {
-            grids[i] = random_grid_from(spare, first_digit);
-            key = grid_key(&grids[i]);
-        }
-    }
-    grids
 }
 
 impl Iterator for GridStream<'_> {
     type Item = Vec<Grid>;
 
-    /// Checks the pending wave on one thread while the pool makes the wave after it.
     fn next(&mut self) -> Option<Vec<Grid>> {
-        let parts = match self.pending.take() {
-            Some(parts) => parts,
-            None => self.generate_wave()?,
-        };
-        let first_digit = self.config.first_digit;
-        let mut seen = std::mem::take(&mut self.seen);
-        let mut spare = self.spare.clone();
-        let (next, (wave, seen, spare)) = rayon::join(
-            || self.generate_wave(),
-            move || {
-                let wave = check_wave(parts, &mut seen, &mut spare, first_digit);
-                (wave, seen, spare)
-            },
-        );
-        self.pending = next;
-        self.seen = seen;
-        self.spare = spare;
-        Some(wave)
+        let c = self.config;
+        if self.next >= c.count {
+            return None;
+        }
+        let len = self.wave.min(c.count - self.next);
+        let from = (c.start + self.next) as u64;
+        let filler = Grid::from_valid_bytes(FILLER);
+        let mut grids = vec![filler; len];
+        grids
+            .par_chunks_mut(256)
+            .enumerate()
+            .for_each(|(i, chunk)| {
+                let at = from + (i * 256) as u64;
+                for (j, g) in chunk.iter_mut().enumerate() {
+                    *g = grid_for_item(c.seed, at + j as u64, c.first_digit);
+                }
+            });
+        self.next += len;
+        Some(grids)
     }
 }
-
-/// A wave as generated: its grids and their exact keys, not yet checked for repeats.
-type RawWave = (Vec<Grid>, Vec<[u64; 4]>);
 
 /// A valid grid that only fills a wave's vector until the pool writes the real grids.
 const FILLER: [u8; 81] = {
@@ -447,85 +547,9 @@ const FILLER: [u8; 81] = {
     cells
 };
 
-/// How many keys ahead [`check_wave`] touches the slot of, so that the cache misses of several
-/// inserts overlap.
-const PREFETCH: usize = 8;
-
-/// The exact keys seen so far: an open-addressing table (linear probing, at most half full) of
-/// one word a key, `fingerprint << 32 | index + 1` (0 is an empty slot), and the keys themselves
-/// in insertion order. An insert costs one cache miss in the table (the keys are appended
-/// in order, and only read back when a fingerprint matches); `std`'s set, which stores the
-/// 32-byte keys in its buckets, took two and was 15% of `shudu -c 1000000`'s time (perf).
-/// `Default` is an empty table that grows on its first insert.
-#[derive(Default)]
-struct SeenKeys {
-    slots: Vec<u64>,
-    keys: Vec<[u64; 4]>,
-}
-
-impl SeenKeys {
-    fn with_capacity(n: usize) -> SeenKeys {
-        SeenKeys {
-            slots: vec![0; (2 * n).next_power_of_two().max(64)],
-            keys: Vec::with_capacity(n),
-        }
-    }
-
-    #[inline]
-    fn hash(key: &[u64; 4]) -> u64 {
-        let mut h = key[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ key[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            ^ key[2].wrapping_mul(0x1656_67B1_9E37_79F9)
-            ^ key[3].wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h ^= h >> 29;
-        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        h ^ (h >> 32)
-    }
-
-    /// Reads the slot where `key` would start probing, so that its cache line is on its way.
-    #[inline]
-    fn prefetch(&self, key: &[u64; 4]) {
-        let mask = self.slots.len().wrapping_sub(1);
-        std::hint::black_box(self.slots.get(Self::hash(key) as usize & mask));
-    }
-
-    /// Adds `key`; false if it was already there.
-    fn insert(&mut self, key: [u64; 4]) -> bool {
-        if 2 * (self.keys.len() + 1) > self.slots.len() {
-            self.grow();
-        }
-        let mask = self.slots.len() - 1;
-        let h = Self::hash(&key);
-        let fingerprint = h >> 32;
-        let mut i = h as usize & mask;
-        loop {
-            let slot = self.slots[i];
-            if slot == 0 {
-                self.keys.push(key);
-                self.slots[i] = fingerprint << 32 | self.keys.len() as u64;
-                return true;
-            }
-            if slot >> 32 == fingerprint && self.keys[(slot as u32 - 1) as usize] == key {
-                return false;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Doubles the table (only when a batch has more keys than announced).
-    fn grow(&mut self) {
-        let keys = std::mem::take(&mut self.keys);
-        *self = SeenKeys::with_capacity(2 * keys.len().max(32));
-        for key in keys {
-            self.insert(key);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Puzzle;
 
     #[test]
     fn random_grids_are_valid() {
@@ -537,23 +561,73 @@ mod tests {
     }
 
     #[test]
-    fn key_is_exact_on_rows() {
-        let a = random_grid(&mut rng_for(3, 0));
-        let b = random_grid(&mut rng_for(3, 1));
-        assert_eq!(grid_key(&a), grid_key(&a));
-        assert_ne!(grid_key(&a), grid_key(&b));
-        // Row 123456789 reads as the base-9 number 012345678.
-        let rows =
-            "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
-        let g = Grid::try_from(rows.parse::<Puzzle>().unwrap()).unwrap();
-        let expected = (0..9u64).fold(0, |acc, d| acc * 9 + d);
-        assert_eq!(grid_key(&g)[0] & 0xFFFF_FFFF, expected);
-        // Swapping two rows of a band gives another valid grid, and another key.
-        let mut swapped = *g.as_bytes();
-        swapped.copy_within(9..18, 0);
-        swapped[9..18].copy_from_slice(&g.as_bytes()[0..9]);
-        let h = Grid::try_from(Puzzle::from_bytes(swapped).unwrap()).unwrap();
-        assert_ne!(grid_key(&g), grid_key(&h));
+    fn permute_is_a_permutation_for_every_size_and_key() {
+        for n in [1u64, 2, 3, 7, 100, 1000, 4097] {
+            for key in [0u64, 1, 0xDEAD_BEEF] {
+                let mut seen: Vec<u64> = (0..n).map(|i| permute(i, n, key)).collect();
+                seen.sort_unstable();
+                assert_eq!(seen, (0..n).collect::<Vec<_>>(), "n {n}, key {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn band_indices_give_distinct_valid_first_bands() {
+        use std::collections::HashSet;
+        let d = Digit::new(5).unwrap();
+        for first in [None, Some(d)] {
+            let n = max_batch(first);
+            let mut bands = HashSet::new();
+            // The first and last indices, and a spread of others.
+            let picks = (0..2000u64)
+                .map(|i| i * (n / 2000))
+                .chain([0, 1, n - 2, n - 1]);
+            for k in picks {
+                let band = band_from_index(k, first);
+                let mut rows = [0u32; 3];
+                for b in &band {
+                    let mut box_digits = 0u32;
+                    for (i, &v) in b.iter().enumerate() {
+                        rows[i / 3] |= 1 << v;
+                        box_digits |= 1 << v;
+                    }
+                    assert_eq!(box_digits, 0x1FF, "a box of band {k} repeats a digit");
+                }
+                assert_eq!(rows, [0x1FF; 3], "a row of band {k} repeats a digit");
+                if let Some(d) = first {
+                    assert_eq!(band[0][0] as usize, d.as_index());
+                }
+                bands.insert(band);
+            }
+            assert_eq!(bands.len(), 2001 + 2, "distinct indices, distinct bands");
+        }
+        assert_eq!(FIRST_BANDS, 948_109_639_680);
+        // Every index of one box 1 (all 56 · 6^6 fillings of boxes 2 and 3): all distinct.
+        let per_box1 = 56 * 6u64.pow(6);
+        let all: HashSet<_> = (0..per_box1)
+            .map(|j| band_from_index(j * 40_320, Some(d)))
+            .collect();
+        assert_eq!(all.len() as u64, per_box1);
+    }
+
+    #[test]
+    fn shards_join_to_the_whole_batch() {
+        let whole = generate_grids(&GridsConfig {
+            count: 3000,
+            seed: 5,
+            first_digit: None,
+            start: 0,
+        });
+        let mut joined = Vec::new();
+        for (start, count) in [(0, 1000), (1000, 1), (1001, 1999)] {
+            joined.extend(generate_grids(&GridsConfig {
+                count,
+                seed: 5,
+                first_digit: None,
+                start,
+            }));
+        }
+        assert_eq!(joined, whole);
     }
 
     #[test]
@@ -563,6 +637,7 @@ mod tests {
             count: 3000,
             seed: 9,
             first_digit: Some(d),
+            start: 0,
         });
         assert_eq!(grids.len(), 3000);
         for g in &grids {
@@ -577,6 +652,7 @@ mod tests {
             count: 5000,
             seed: 8,
             first_digit: None,
+            start: 0,
         };
         let whole = generate_grids(&config);
         for wave in [1, 1024, 3000, 10_000] {
@@ -591,13 +667,13 @@ mod tests {
             count: 5000,
             seed: 77,
             first_digit: None,
+            start: 0,
         };
         let a = generate_grids(&config);
         let b = generate_grids(&config);
         assert_eq!(a, b);
-        let mut keys: Vec<_> = a.iter().map(grid_key).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        assert_eq!(keys.len(), 5000);
+        let distinct: std::collections::HashSet<_> = a.iter().collect();
+        assert_eq!(distinct.len(), 5000);
+        assert!(a.iter().all(|g| Grid::try_from(g.to_puzzle()).is_ok()));
     }
 }

@@ -31,7 +31,7 @@ proptest! {
 
     #[test]
     fn batches_are_distinct_and_reproducible(seed in any::<u64>(), count in 1usize..3000) {
-        let config = GridsConfig { count, seed, first_digit: None };
+        let config = GridsConfig { count, seed, first_digit: None, start: 0 };
         let a = generate_grids(&config);
         prop_assert_eq!(a.len(), count);
         let mut sorted = a.clone();
@@ -60,6 +60,7 @@ fn batch_does_not_depend_on_thread_count() {
         count: 5000,
         seed: 99,
         first_digit: Digit::new(3),
+        start: 0,
     };
     let run = |threads| {
         rayon::ThreadPoolBuilder::new()

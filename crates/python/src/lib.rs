@@ -516,6 +516,7 @@ fn grid_waves(n: usize, seed: u64, first_digit: Option<u8>, wave: usize) -> PyRe
         count: n,
         seed,
         first_digit,
+        start: 0,
     };
     let (tx, rx) = sync_channel(1);
     std::thread::Builder::new()

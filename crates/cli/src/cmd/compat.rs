@@ -140,6 +140,7 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
             count: n as usize,
             seed: args.seed.unwrap_or_else(rand::random),
             first_digit: Some(args.first_digit.or(Digit::new(1)).expect("1 is a digit")),
+            start: 0,
         };
         crate::cmd::grids::write_grids(&config, FormatArg::Grid, Some(Path::new(OUTPUT)))?;
         eprintln!(

@@ -14,9 +14,16 @@ use crate::io::{self, FormatArg, Output};
 /// Arguments of `shudu grids`.
 #[derive(Args, Debug)]
 pub struct GridsArgs {
-    /// How many grids to make; all are distinct.
-    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    /// How many grids to make; all are distinct. They are written as they are made, with memory
+    /// bounded by the thread count, so any count works (up to one grid per first band:
+    /// 948,109,639,680, or a ninth of that with --first-digit).
+    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..))]
     count: u64,
+    /// Make only shard I (from 0) of N of the batch: shards 0/N to N-1/N of one --seed,
+    /// concatenated in order, are exactly the output of one run, and all distinct (each grid's
+    /// first band comes from its position in the batch, never repeated).
+    #[arg(long, value_name = "I/N", value_parser = shudu::args::parse_shard)]
+    shard: Option<shudu::args::Shard>,
     /// Seed of the random generator: the same seed gives the same grids, whatever --threads.
     /// Random when omitted.
     #[arg(long)]
@@ -37,11 +44,28 @@ pub struct GridsArgs {
 
 /// Runs `shudu grids`.
 pub fn run(args: &GridsArgs) -> Result<ExitCode> {
-    io::set_threads(args.threads, args.count as usize)?;
+    let max = shudu_core::grids::max_batch(args.first_digit);
+    if args.count > max {
+        anyhow::bail!(
+            "-n {}: a batch holds at most {max} distinct grids{} (one per first band)",
+            args.count,
+            if args.first_digit.is_some() {
+                " with a fixed first digit"
+            } else {
+                ""
+            }
+        );
+    }
+    let items = args
+        .shard
+        .unwrap_or(shudu::args::Shard::ALL)
+        .items(args.count);
+    io::set_threads(args.threads, items.len())?;
     let config = GridsConfig {
-        count: args.count as usize,
+        count: items.len(),
         seed: args.seed.unwrap_or_else(rand::random),
         first_digit: args.first_digit,
+        start: items.start,
     };
     write_grids(&config, args.format, args.output.as_deref())?;
     Ok(ExitCode::SUCCESS)
@@ -74,7 +98,8 @@ pub fn write_grids(
             }
             Ok(out)
         });
-        let mut written = 0;
+        // Block formats number grids by item, so that shards concatenate to one run.
+        let mut written = config.start;
         for wave in GridStream::new(config, 1 << 16) {
             let bufs = io::format_grids(&wave, format, written, spare);
             written += wave.len();
