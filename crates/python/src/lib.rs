@@ -497,10 +497,17 @@ impl GridWaves {
     }
 }
 
-/// The grids of `shudu grids` as an iterator of waves of `wave` grids.
+/// The grids of `shudu grids` (items `start..start + n` of the batch) as an iterator of waves
+/// of `wave` grids.
 #[pyfunction]
-#[pyo3(signature = (n, seed, first_digit = None, wave = 65536))]
-fn grid_waves(n: usize, seed: u64, first_digit: Option<u8>, wave: usize) -> PyResult<GridWaves> {
+#[pyo3(signature = (n, seed, first_digit = None, wave = 65536, start = 0))]
+fn grid_waves(
+    n: usize,
+    seed: u64,
+    first_digit: Option<u8>,
+    wave: usize,
+    start: usize,
+) -> PyResult<GridWaves> {
     let first_digit = match first_digit {
         Some(d) => Some(Digit::new(d).ok_or_else(|| {
             PyValueError::new_err(format!("first_digit {d}: expected a digit 1-9"))
@@ -516,8 +523,14 @@ fn grid_waves(n: usize, seed: u64, first_digit: Option<u8>, wave: usize) -> PyRe
         count: n,
         seed,
         first_digit,
-        start: 0,
+        start,
     };
+    let max = shudu_core::grids::max_batch(config.first_digit);
+    if (start as u64).saturating_add(n as u64) > max {
+        return Err(PyValueError::new_err(format!(
+            "a batch holds at most {max} distinct grids (one per first band)"
+        )));
+    }
     let (tx, rx) = sync_channel(1);
     std::thread::Builder::new()
         .name("shudu-grids".into())

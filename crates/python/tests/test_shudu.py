@@ -341,3 +341,14 @@ def test_iter_grids_streams_the_same_grids_in_small_waves():
     assert [first] + rest == shudu.grids(3000, seed=4)
     with pytest.raises(ValueError, match="first_digit 0"):
         shudu.grids(1, seed=1, first_digit=0)
+
+
+def test_grid_shards_concatenate_to_the_cli_s_batch():
+    whole = shudu.grids(30, seed=4)
+    parts = [shudu.grids(30, seed=4, shard=(i, 4)) for i in range(4)]
+    assert sum(parts, []) == whole and len(set(whole)) == 30
+    cli = subprocess.run(
+        [shudu_bin(), "grids", "-n", "30", "--seed", "4", "--shard", "2/4"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    assert cli == parts[2]

@@ -436,18 +436,30 @@ def generate(
 
 
 def iter_grids(
-    n: int, seed: Optional[int] = None, first_digit: Optional[int] = None, wave: int = 65536
+    n: int,
+    seed: Optional[int] = None,
+    first_digit: Optional[int] = None,
+    wave: int = 65536,
+    shard: Optional[Tuple[int, int]] = None,
 ) -> Iterator[str]:
     """Streams ``n`` distinct random complete grids, the same as ``shudu grids -n N --seed S``,
-    with memory bounded by ``wave`` (the next wave is made while this one is consumed)."""
+    with memory bounded by ``wave`` (the next wave is made while this one is consumed).
+    ``shard=(i, k)`` streams only shard ``i`` of ``k``, as ``--shard i/k``: the shards of one
+    seed concatenate to the whole batch and are distinct across shards."""
     if n < 0:
         raise ValueError(f"n {n}: expected a count >= 0")
+    items = shard_items(n, *shard) if shard is not None else range(n)
     if seed is None:
         seed = _random.getrandbits(64)
-    for w in _shudu.grid_waves(n, seed, first_digit, wave):
+    for w in _shudu.grid_waves(len(items), seed, first_digit, wave, items.start):
         yield from w
 
 
-def grids(n: int, seed: Optional[int] = None, first_digit: Optional[int] = None) -> List[str]:
+def grids(
+    n: int,
+    seed: Optional[int] = None,
+    first_digit: Optional[int] = None,
+    shard: Optional[Tuple[int, int]] = None,
+) -> List[str]:
     """``n`` distinct random complete grids as 81-character strings (see :func:`iter_grids`)."""
-    return list(iter_grids(n, seed, first_digit))
+    return list(iter_grids(n, seed, first_digit, shard=shard))
