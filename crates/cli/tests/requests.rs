@@ -189,3 +189,56 @@ fn counts_in_messages_agree_with_their_number() {
         .assert()
         .stdout(contains("checked 1 record: 1 puzzle"));
 }
+
+#[test]
+fn band_and_givens_that_cannot_meet_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sudoku.txt"), "keep\n").unwrap();
+    let start = Instant::now();
+    shudu()
+        .current_dir(dir.path())
+        .args(["-n", "2", "-m", "3", "-r", "20~25"])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "no puzzle rated 1.6..2.5 with 56 or more givens is known",
+        ))
+        .stderr(contains("ask for at most 54 givens"));
+    shudu()
+        .args([
+            "generate",
+            "-n",
+            "1",
+            "--givens",
+            "60",
+            "--difficulty",
+            "extreme",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("with 60 or more givens is known"));
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("sudoku.txt")).unwrap(),
+        "keep\n"
+    );
+    // At the figure itself the request is searched for.
+    shudu()
+        .args([
+            "generate",
+            "-n",
+            "1",
+            "--givens",
+            "30..54",
+            "--difficulty",
+            "hard",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .success();
+}

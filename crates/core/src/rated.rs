@@ -94,8 +94,46 @@ impl RatedConfig {
         if !self.base.unique {
             return Err(RatedError::Config(ConfigError::BandNeedsUnique));
         }
-        self.base.validate().map_err(RatedError::Config)
+        self.base.validate().map_err(RatedError::Config)?;
+        if let Some((fewest, _)) = self.base.givens {
+            let most = most_givens(self.rating);
+            if fewest > most {
+                return Err(RatedError::TooManyGivens {
+                    rating: self.rating,
+                    fewest,
+                    most,
+                });
+            }
+        }
+        Ok(())
     }
+}
+
+/// The most givens at which shudu's rated search has found a puzzle of each band (measured on
+/// 2026-11-24: docs/rated.md, "How many givens a band allows"): the first count above where a
+/// 40-second search found nothing, less one. Hard bands need few givens: a request whose fewest
+/// givens is above its bands' figure is refused at once, rather than searched for until the
+/// budget runs out. These are measurements, not proofs; the table says what was tried.
+pub const MOST_GIVENS: [(Band, usize); 6] = [
+    (Band::Easy, 80),
+    (Band::Medium, 59),
+    (Band::Hard, 54),
+    (Band::Fiendish, 56),
+    (Band::Diabolical, 54),
+    (Band::Extreme, 34),
+];
+
+/// The most givens of [`MOST_GIVENS`] over the bands that the rating range `rating` meets.
+pub fn most_givens(rating: (Rating, Rating)) -> usize {
+    MOST_GIVENS
+        .iter()
+        .filter(|(band, _)| {
+            let (lo, hi) = band.range();
+            lo <= rating.1 && rating.0 <= hi
+        })
+        .map(|&(_, most)| most)
+        .max()
+        .unwrap_or(80)
 }
 
 /// Why a [`RatedConfig`] can never be satisfied.
@@ -105,6 +143,15 @@ pub enum RatedError {
     Rating(Rating, Rating),
     /// The puzzle part of the config is impossible.
     Config(ConfigError),
+    /// No puzzle of these ratings with this many givens is known ([`MOST_GIVENS`]).
+    TooManyGivens {
+        /// The rating range asked for.
+        rating: (Rating, Rating),
+        /// The fewest givens asked for.
+        fewest: usize,
+        /// The most givens known for these ratings.
+        most: usize,
+    },
 }
 
 impl std::fmt::Display for RatedError {
@@ -115,6 +162,16 @@ impl std::fmt::Display for RatedError {
                 "rating {lo}..{hi} is not a range within 0.0..{MAX_RATING} on the SE scale"
             ),
             RatedError::Config(e) => e.fmt(f),
+            RatedError::TooManyGivens {
+                rating: (lo, hi),
+                fewest,
+                most,
+            } => write!(
+                f,
+                "no puzzle rated {lo}..{hi} with {fewest} or more givens is known: hard puzzles \
+                 need few givens, and shudu's search has found none of these ratings with more \
+                 than {most} (docs/rated.md); ask for at most {most} givens"
+            ),
         }
     }
 }
