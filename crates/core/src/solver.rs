@@ -81,6 +81,77 @@ const SEG_ALLOWED: [u16; 512] = {
     t
 };
 
+/// The six ways a digit can use the segments of a band (or a stack): permutation `p` puts it in
+/// box `PERMS[p][r]` of row `r`, as a 9-bit set of segments (bit `3r + k`).
+const PERM_SEGS: [u16; 6] = {
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0u16; 6];
+    let mut p = 0;
+    while p < 6 {
+        t[p] = (1 << PERMS[p][0]) | (1 << (3 + PERMS[p][1])) | (1 << (6 + PERMS[p][2]));
+        p += 1;
+    }
+    t
+};
+
+/// For a 9-bit set of non-empty segments, the permutations (bit `p` for `PERM_SEGS[p]`) all of
+/// whose segments are non-empty.
+const PERMS_OF: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if s as u16 & PERM_SEGS[p] == PERM_SEGS[p] {
+                t[s] |= 1 << p;
+            }
+            p += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// For a 9-bit set of non-empty segments, the segments that every permutation all of whose
+/// segments are non-empty uses (the segments the digit must fill); `0` if there is none.
+const SEG_MUST: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut m = 0x1FFu16;
+        let mut any = false;
+        let mut p = 0;
+        while p < 6 {
+            if s as u16 & PERM_SEGS[p] == PERM_SEGS[p] {
+                m &= PERM_SEGS[p];
+                any = true;
+            }
+            p += 1;
+        }
+        t[s] = if any { m } else { 0 };
+        s += 1;
+    }
+    t
+};
+
+/// The number of permutations in `PERMS_OF[s]`.
+const PERM_COUNT: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut s = 0;
+    while s < 512 {
+        t[s] = PERMS_OF[s].count_ones() as u8;
+        s += 1;
+    }
+    t
+};
+
 /// The 27-bit mask of the cells in a 9-bit set of segments.
 const SEG_EXPAND: [u32; 512] = {
     let mut t = [0u32; 512];
@@ -172,6 +243,14 @@ pub(crate) struct State {
     /// Bit `w` is set if word `w` may have changed since its last band update (a superset of
     /// the words that differ from `prev`).
     dirty: u32,
+    /// The segments word `w` may still use (`SEG_ALLOWED` at its last band update): nine bits,
+    /// bit `3r + k` for row `r` of the band inside box `k`.
+    seg: [u16; 27],
+    /// The same for digit index `d` in stack `s`, at index `3d + s`: bit `3b + k` for band `b`,
+    /// column `3s + k`.
+    sseg: [u16; 27],
+    /// Bits 0-2: bands, bits 3-5: stacks, whose segment sets changed since their last triad pass.
+    tri: u8,
 }
 
 impl State {
@@ -182,6 +261,9 @@ impl State {
             prev: [0; 27],
             unsolved: [BAND; 3],
             dirty: 0,
+            seg: [0x1FF; 27],
+            sseg: [0x1FF; 27],
+            tri: 0,
         }
     }
 
@@ -283,6 +365,10 @@ impl State {
         if allowed == 0 {
             return false;
         }
+        if allowed != self.seg[w] {
+            self.seg[w] = allowed;
+            self.tri |= 1 << b;
+        }
         a &= SEG_EXPAND[allowed as usize];
         self.cand[w] = a;
         self.prev[w] = a;
@@ -325,10 +411,15 @@ impl State {
             let shift = 3 * s;
             let seg =
                 ((f[0] >> shift) & 7) | ((f[1] >> shift) & 7) << 3 | ((f[2] >> shift) & 7) << 6;
-            let allowed = SEG_ALLOWED[seg as usize] as u32;
-            if allowed == 0 {
+            let allowed16 = SEG_ALLOWED[seg as usize];
+            if allowed16 == 0 {
                 return None;
             }
+            if allowed16 != self.sseg[d * 3 + s] {
+                self.sseg[d * 3 + s] = allowed16;
+                self.tri |= 8 << s;
+            }
+            let allowed = allowed16 as u32;
             keep[0] |= (allowed & 7) << shift;
             keep[1] |= ((allowed >> 3) & 7) << shift;
             keep[2] |= ((allowed >> 6) & 7) << shift;
@@ -424,6 +515,14 @@ impl State {
             match self.singles() {
                 None => return false,
                 Some(true) => continue,
+                Some(false) => {}
+            }
+            if !stack {
+                return true;
+            }
+            match self.triads() {
+                None => return false,
+                Some(true) => continue,
                 Some(false) => return true,
             }
         }
@@ -500,6 +599,135 @@ impl State {
         (b, pos, self.digits_at(b, pos))
     }
 
+    /// Triads: each segment (three cells of a row inside a box, or of a column inside a box)
+    /// holds exactly three digits. In a band or stack, a segment that three digits must fill is
+    /// closed to every other digit, and a segment only three digits can fill takes all three.
+    /// Only bands and stacks whose segment sets changed since their last pass are looked at.
+    /// Returns `None` on a contradiction, else whether a word changed.
+    #[inline(always)]
+    fn triads(&mut self) -> Option<bool> {
+        let mut changed = false;
+        while self.tri != 0 {
+            let g = self.tri.trailing_zeros() as usize;
+            self.tri &= self.tri - 1;
+            let sets = if g < 3 { self.seg } else { self.sseg };
+            let h = g % 3;
+            let (mut a1, mut a2, mut a3, mut a4) = (0u16, 0u16, 0u16, 0u16);
+            let (mut m1, mut m2, mut m3, mut m4) = (0u16, 0u16, 0u16, 0u16);
+            for d in 0..9 {
+                let al = sets[3 * d + h];
+                let mu = SEG_MUST[al as usize];
+                a4 |= a3 & al;
+                a3 |= a2 & al;
+                a2 |= a1 & al;
+                a1 |= al;
+                m4 |= m3 & mu;
+                m3 |= m2 & mu;
+                m2 |= m1 & mu;
+                m1 |= mu;
+            }
+            if m4 != 0 || a3 != 0x1FF {
+                return None;
+            }
+            // Closed segments with a fourth digit still allowed, and segments with exactly three
+            // digits allowed that not all must fill.
+            let closed = m3 & a4;
+            let exactly3 = !a4 & !m3 & 0x1FF;
+            if closed | exactly3 == 0 {
+                continue;
+            }
+            for d in 0..9 {
+                let al = sets[3 * d + h];
+                let mu = SEG_MUST[al as usize];
+                let mut keep = al & !(closed & !mu);
+                let mut forced = exactly3 & al & !mu;
+                while forced != 0 {
+                    let x = forced.trailing_zeros();
+                    forced &= forced - 1;
+                    let line = 0o7u16 << (3 * (x / 3));
+                    let bx = 0o111u16 << (x % 3);
+                    keep &= !((line | bx) & !(1 << x));
+                }
+                if keep == al {
+                    continue;
+                }
+                changed = true;
+                if g < 3 {
+                    let w = 3 * d + h;
+                    self.cand[w] &= SEG_EXPAND[keep as usize];
+                    self.dirty |= 1 << w;
+                } else {
+                    let stack_cols = 0o7007007u32 << (3 * h);
+                    for b in 0..3 {
+                        let k = ((keep >> (3 * b)) & 7) as u32;
+                        let w = 3 * d + b;
+                        self.cand[w] &= !stack_cols | (k * 0o1001001) << (3 * h);
+                        self.dirty |= 1 << w;
+                    }
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    /// The branch a search takes when propagation is stuck, tdoku's rule: among the bands and
+    /// stacks not yet fixed at the level of segments, the one where the digits have the fewest
+    /// permutations left in all, and in it the digit with the fewest (two when there is one).
+    /// The search then tries each of that digit's permutations.
+    #[inline(always)]
+    fn pick_branch(&self) -> Branch {
+        let mut best = (u32::MAX, 0usize);
+        for g in 0..6 {
+            let sets = if g < 3 { &self.seg } else { &self.sseg };
+            let h = g % 3;
+            let mut total = 0;
+            for d in 0..9 {
+                total += PERM_COUNT[sets[3 * d + h] as usize] as u32;
+            }
+            if total > 9 && total < best.0 {
+                best = (total, g);
+            }
+        }
+        let g = best.1;
+        let sets = if g < 3 { &self.seg } else { &self.sseg };
+        let h = g % 3;
+        let mut pick = (u8::MAX, 0usize);
+        for d in 0..9 {
+            let n = PERM_COUNT[sets[3 * d + h] as usize];
+            if n >= 2 && n < pick.0 {
+                pick = (n, d);
+            }
+        }
+        let i = 3 * pick.1 + h;
+        let perms = PERMS_OF[sets[i] as usize];
+        if g < 3 {
+            Branch::Band(i, perms)
+        } else {
+            Branch::Stack(pick.1, h, perms)
+        }
+    }
+
+    /// Keeps digit index `d`'s candidates of stack `s` in the columns of permutation `p`.
+    #[inline(always)]
+    fn restrict_stack(&mut self, d: usize, s: usize, p: usize) {
+        let segs = PERM_SEGS[p] as u32;
+        let stack_cols = (0o7u32 << (3 * s)) * 0o1001001;
+        for b in 0..3 {
+            let k = ((segs >> (3 * b)) & 7).trailing_zeros() as usize;
+            let keep = !stack_cols | COL[3 * s + k];
+            let w = 3 * d + b;
+            self.cand[w] &= keep;
+            self.dirty |= 1 << w;
+        }
+    }
+
+    /// Keeps word `w`'s candidates in the segments of permutation `p`.
+    #[inline(always)]
+    fn restrict_band(&mut self, w: usize, p: usize) {
+        self.cand[w] &= SEG_EXPAND[PERM_SEGS[p] as usize];
+        self.dirty |= 1 << w;
+    }
+
     #[inline(always)]
     fn digits_at(&self, b: usize, pos: usize) -> u32 {
         let mut digits = 0;
@@ -524,6 +752,16 @@ impl State {
         }
         cells
     }
+}
+
+/// What a guess splits on.
+pub(crate) enum Branch {
+    /// Band, position and candidate digits of a cell.
+    Cell(usize, usize, u32),
+    /// A (digit, band) word and its permutations left.
+    Band(usize, u8),
+    /// Digit, stack and the permutations left.
+    Stack(usize, usize, u8),
 }
 
 /// The search's bookkeeping.
@@ -559,7 +797,47 @@ impl<G: Guesser> Search<G> {
                 }
                 return;
             }
-            let (b, pos, mut digits) = st.pick(G::CAREFUL_PICK);
+            let branch = if G::CAREFUL_PICK {
+                st.pick_branch()
+            } else {
+                let (b, pos, digits) = st.pick(false);
+                Branch::Cell(b, pos, digits)
+            };
+            let (b, pos, mut digits) = match branch {
+                Branch::Cell(b, pos, digits) => (b, pos, digits),
+                Branch::Band(w, mut perms) => {
+                    while perms != 0 {
+                        let p = perms.trailing_zeros() as usize;
+                        perms &= perms - 1;
+                        if perms != 0 {
+                            self.guesses += 1;
+                        }
+                        let mut child = st;
+                        child.restrict_band(w, p);
+                        self.run(child);
+                        if self.count >= self.limit {
+                            return;
+                        }
+                    }
+                    return;
+                }
+                Branch::Stack(d, s, mut perms) => {
+                    while perms != 0 {
+                        let p = perms.trailing_zeros() as usize;
+                        perms &= perms - 1;
+                        if perms != 0 {
+                            self.guesses += 1;
+                        }
+                        let mut child = st;
+                        child.restrict_stack(d, s, p);
+                        self.run(child);
+                        if self.count >= self.limit {
+                            return;
+                        }
+                    }
+                    return;
+                }
+            };
             while digits.count_ones() > 1 {
                 let d = self.guesser.choose(digits);
                 digits &= !(1 << d);
