@@ -102,12 +102,12 @@ impl Puzzle {
         let mut clash = 0u16;
         for r in 0..9 {
             let mut row = 0u16;
-            for c in 0..9 {
+            for (c, col) in cols.iter_mut().enumerate() {
                 let bit = 1u16 << self.cells[9 * r + c];
                 let x = 3 * (r / 3) + c / 3;
-                clash |= (row | cols[c] | boxes[x]) & bit;
+                clash |= (row | *col | boxes[x]) & bit;
                 row |= bit;
-                cols[c] |= bit;
+                *col |= bit;
                 boxes[x] |= bit;
             }
         }
