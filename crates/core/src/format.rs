@@ -208,17 +208,37 @@ impl<'a> Reader<'a> {
             b'+' | b'|' => self.read_block(first, line, true)?,
             _ if is_grid_row(body) => self.read_block(first, line, false)?,
             _ => {
-                let token_len = body
-                    .iter()
-                    .position(|b| b.is_ascii_whitespace())
-                    .unwrap_or(body.len());
-                let token = &body[..token_len];
-                let cells = parse_line(token).map_err(|bad| match bad {
-                    Some((i, found)) => {
-                        self.error(line, Some(lead + i + 1), ParseErrorKind::BadChar(found))
+                // An 81-character token is the common case: read it without a scan for its end
+                // or an allocation; anything unusual takes the general path for its message.
+                let fast = if body.len() == 81 || body.get(81).is_some_and(u8::is_ascii_whitespace)
+                {
+                    parse_line(&body[..81])
+                } else {
+                    None
+                };
+                let cells = match fast {
+                    Some(cells) => cells,
+                    None => {
+                        let token_len = body
+                            .iter()
+                            .position(|b| b.is_ascii_whitespace())
+                            .unwrap_or(body.len());
+                        let token = &body[..token_len];
+                        let cells = parse_cells(token).map_err(|(i, found)| {
+                            self.error(line, Some(lead + i + 1), ParseErrorKind::BadChar(found))
+                        })?;
+                        if token.len() != 81 {
+                            return Err(self.error(
+                                line,
+                                None,
+                                ParseErrorKind::WrongLength(token.len()),
+                            ));
+                        }
+                        let mut out = [0u8; 81];
+                        out.copy_from_slice(&cells);
+                        out
                     }
-                    None => self.error(line, None, ParseErrorKind::WrongLength(token.len())),
-                })?;
+                };
                 (
                     cells,
                     Layout::Line {
@@ -228,7 +248,8 @@ impl<'a> Reader<'a> {
                 )
             }
         };
-        let puzzle = Puzzle::from_bytes(cells).expect("cells were parsed as 0..=9");
+        // Every reader above stores only 0..=9.
+        let puzzle = Puzzle::from_checked_bytes(cells);
         if let Some(conflict) = puzzle.first_conflict() {
             let cell = conflict.second;
             let (line, column) = match layout {
@@ -394,23 +415,17 @@ fn is_grid_row(body: &[u8]) -> bool {
     }
 }
 
-/// Parses an 81-character token, without allocating (the hot path of `shudu solve` on line files).
-/// On a bad character, its index and a description of it; on a wrong length, `None`.
-fn parse_line(token: &[u8]) -> Result<[u8; 81], Option<(usize, String)>> {
+/// Parses an 81-character token of digits, `.` and `0`, without allocating (the hot path of
+/// `shudu solve` on line files); `None` if any other character is there.
+fn parse_line(token: &[u8]) -> Option<[u8; 81]> {
     let mut out = [0u8; 81];
-    if token.len() == 81 {
-        let mut bad = false;
-        for (o, &b) in out.iter_mut().zip(token) {
-            let v = b.wrapping_sub(b'0');
-            bad |= v > 9 && b != b'.';
-            *o = if v <= 9 { v } else { 0 };
-        }
-        if !bad {
-            return Ok(out);
-        }
+    let mut bad = false;
+    for (o, &b) in out.iter_mut().zip(token) {
+        let v = b.wrapping_sub(b'0');
+        bad |= v > 9 && b != b'.';
+        *o = if v <= 9 { v } else { 0 };
     }
-    parse_cells(token).map_err(Some)?;
-    Err(None)
+    (!bad && token.len() == 81).then_some(out)
 }
 
 /// Parses a token of cell characters; on a bad one, its index and a description of it.

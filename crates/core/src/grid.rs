@@ -48,6 +48,13 @@ impl Puzzle {
         Puzzle { cells: [0; 81] }
     }
 
+    /// A puzzle from cells the caller has checked to be `0..=9`.
+    #[inline]
+    pub(crate) const fn from_checked_bytes(cells: [u8; 81]) -> Puzzle {
+        debug_assert!(cells[0] <= 9);
+        Puzzle { cells }
+    }
+
     /// A puzzle from 81 bytes, `0` for empty and `1..=9` for a digit; `None` if a byte is above 9.
     pub fn from_bytes(cells: [u8; 81]) -> Option<Puzzle> {
         if cells.iter().all(|&v| v <= 9) {
