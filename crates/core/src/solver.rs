@@ -169,6 +169,19 @@ const SEG_EXPAND: [u32; 512] = {
     t
 };
 
+/// `SINGLE[x]` is the 9-bit row `x` if it holds exactly one candidate, else `0`.
+const SINGLE: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut x = 0;
+    while x < 512 {
+        if (x as u32).count_ones() == 1 {
+            t[x] = x as u16;
+        }
+        x += 1;
+    }
+    t
+};
+
 /// The nine cells of each row of a band.
 const ROW: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
 
@@ -267,6 +280,9 @@ pub(crate) struct State {
     touched: u16,
     /// Bits 0-2: bands, bits 3-5: stacks, whose segment sets changed since their last triad pass.
     tri: u8,
+    /// For bands 0-2 and stacks 3-5, the permutations left to the nine digits in all, as of
+    /// the last triad pass (kept for the branch choice).
+    perms: [u8; 6],
 }
 
 impl State {
@@ -280,6 +296,7 @@ impl State {
             sseg: [0x1FF; 27],
             touched: 0,
             tri: 0,
+            perms: [54; 6],
         }
     }
 
@@ -364,36 +381,31 @@ impl State {
         if allowed == 0 {
             return false;
         }
-        if allowed != self.seg[w] {
-            self.seg[w] = allowed;
-            self.tri |= 1 << b;
-        }
+        // Branch-free, as below: these branches are hard to predict (measured).
+        self.tri |= ((allowed != self.seg[w]) as u8) << b;
+        self.seg[w] = allowed;
         let a = a & SEG_EXPAND[allowed as usize];
         self.cand[w] = a;
         self.prev[w] = a;
         self.touched |= 1 << d;
+        let cols = (a | a >> 9 | a >> 18) & 0x1FF;
         // Columns: where the digit has one column left in a box of this band, the other bands
         // lose that column.
-        let keep = COL_KEEP[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
+        let keep = COL_KEEP[cols as usize];
         let (n1, n2) = NEIGHBOURS[w];
         self.cand[n1 as usize] &= keep;
         self.cand[n2 as usize] &= keep;
         // Hidden singles: a row with one place left holds the digit there (a box with one place
         // left has become such a row above). The cell is solved: the other digits lose it.
-        let mut solved = 0;
-        for &row in &ROW {
-            let x = a & row;
-            if x & x.wrapping_sub(1) == 0 {
-                solved |= x;
-            }
-        }
-        let fresh = solved & self.unsolved[b];
-        if fresh != 0 {
-            self.unsolved[b] &= !fresh;
-            for e in 0..9 {
-                if e != d {
-                    self.cand[3 * e + b] &= !fresh;
-                }
+        let solved = SINGLE[(a & 0x1FF) as usize] as u32
+            | (SINGLE[((a >> 9) & 0x1FF) as usize] as u32) << 9
+            | (SINGLE[(a >> 18) as usize] as u32) << 18;
+        // Unconditionally: a branch on whether a cell is newly solved is hard to predict, and
+        // clearing cells solved before changes nothing.
+        self.unsolved[b] &= !solved;
+        for e in 0..9 {
+            if e != d {
+                self.cand[3 * e + b] &= !solved;
             }
         }
         true
@@ -415,6 +427,8 @@ impl State {
                             }
                         }
                     )*
+                    // A sweep that updated something is usually the last: confirm with one
+                    // pass over the words (which the compiler vectorises) before sweeping again.
                     if !any {
                         return true;
                     }
@@ -443,10 +457,8 @@ impl State {
             if allowed == 0 {
                 return None;
             }
-            if allowed != self.sseg[w + s] {
-                self.sseg[w + s] = allowed;
-                self.tri |= 8 << s;
-            }
+            self.tri |= ((allowed != self.sseg[w + s]) as u8) << (3 + s);
+            self.sseg[w + s] = allowed;
             let allowed = allowed as u32;
             keep[0] |= (allowed & 7) << shift;
             keep[1] |= ((allowed >> 3) & 7) << shift;
@@ -615,8 +627,10 @@ impl State {
             let h = g % 3;
             let (mut a1, mut a2, mut a3, mut a4) = (0u16, 0u16, 0u16, 0u16);
             let (mut m1, mut m2, mut m3, mut m4) = (0u16, 0u16, 0u16, 0u16);
+            let mut total = 0;
             for d in 0..9 {
                 let al = sets[3 * d + h];
+                total += PERM_COUNT[al as usize];
                 let mu = SEG_MUST[al as usize];
                 a4 |= a3 & al;
                 a3 |= a2 & al;
@@ -630,6 +644,7 @@ impl State {
             if m4 != 0 || a3 != 0x1FF {
                 return None;
             }
+            self.perms[g] = total;
             // Closed segments with a fourth digit still allowed, and segments with exactly three
             // digits allowed that not all must fill.
             let closed = m3 & a4;
@@ -675,14 +690,8 @@ impl State {
     /// The search then tries each of that digit's permutations.
     #[inline(always)]
     fn pick_branch(&self) -> Branch {
-        let mut best = (u32::MAX, 0usize);
-        for g in 0..6 {
-            let sets = if g < 3 { &self.seg } else { &self.sseg };
-            let h = g % 3;
-            let mut total = 0;
-            for d in 0..9 {
-                total += PERM_COUNT[sets[3 * d + h] as usize] as u32;
-            }
+        let mut best = (u8::MAX, 0usize);
+        for (g, &total) in self.perms.iter().enumerate() {
             if total > 9 && total < best.0 {
                 best = (total, g);
             }
@@ -767,8 +776,21 @@ pub(crate) struct Search<G> {
     limit: usize,
     count: usize,
     guesses: u64,
+    /// Whether the search below the root propagates lightly: band updates and naked singles,
+    /// a guess on the first bivalue cell. Set at the root when a band or stack is nearly fixed
+    /// (its digits have at most `LIGHT_BELOW_PERMS` permutations in all, 9 being fixed): such
+    /// puzzles, typically with many solutions, have shallow trees in which stack updates and
+    /// triads find nothing that pays for them (docs/ALGORITHM.md, "Light search").
+    light: bool,
     first: Option<[u8; 81]>,
 }
+
+/// The root test of [`Search::light`]: at most this many permutations left in some band or stack.
+const LIGHT_BELOW_PERMS: u8 = 15;
+
+/// A light search turns to full propagation after this many guesses: the puzzle was harder
+/// than the root suggested.
+const FULL_AFTER_GUESSES: u64 = 16;
 
 impl<G: Guesser> Search<G> {
     pub(crate) fn new(guesser: G, limit: usize) -> Search<G> {
@@ -777,6 +799,7 @@ impl<G: Guesser> Search<G> {
             limit,
             count: 0,
             guesses: 0,
+            light: false,
             first: None,
         }
     }
@@ -784,8 +807,17 @@ impl<G: Guesser> Search<G> {
     /// Depth-first search from `st` until `limit` solutions are found or the tree is exhausted.
     pub(crate) fn run(&mut self, mut st: State) {
         loop {
-            if !st.propagate(G::STACK_UPDATES) {
+            // Full propagation (stack updates, triads, the permutation branch) at the root and
+            // for hard puzzles; the light one below the root of a loose puzzle (see `light`).
+            let full = G::STACK_UPDATES && (!self.light || self.guesses >= FULL_AFTER_GUESSES);
+            if !st.propagate(full) {
                 return;
+            }
+            if self.guesses == 0 {
+                self.light = st
+                    .perms
+                    .iter()
+                    .any(|&n| n > 9 && n <= LIGHT_BELOW_PERMS);
             }
             if st.is_solved() {
                 self.count += 1;
@@ -794,7 +826,7 @@ impl<G: Guesser> Search<G> {
                 }
                 return;
             }
-            let branch = if G::CAREFUL_PICK {
+            let branch = if G::CAREFUL_PICK && full {
                 st.pick_branch()
             } else {
                 let (b, pos, digits) = st.pick(false);
@@ -943,9 +975,20 @@ impl Solver {
     pub fn new(p: &Puzzle) -> Solver {
         let mut state = State::empty();
         let mut consistent = true;
-        for (i, &v) in p.as_bytes().iter().enumerate() {
-            if v != 0 {
-                consistent &= state.place(v as usize - 1, i / 27, i % 27);
+        // The givens as a set first, without a branch a cell (whether a cell is given is hard
+        // to predict), then one placement each.
+        let cells = p.as_bytes();
+        let mut givens = [0u32; 3];
+        for (b, band) in givens.iter_mut().enumerate() {
+            for pos in 0..27 {
+                *band |= ((cells[27 * b + pos] != 0) as u32) << pos;
+            }
+        }
+        for (b, mut band) in givens.into_iter().enumerate() {
+            while band != 0 {
+                let pos = band.trailing_zeros() as usize;
+                band &= band - 1;
+                consistent &= state.place(cells[27 * b + pos] as usize - 1, b, pos);
             }
         }
         Solver { state, consistent }
