@@ -805,7 +805,7 @@ impl<G: Guesser> Search<G> {
     }
 
     /// Depth-first search from `st` until `limit` solutions are found or the tree is exhausted.
-    pub(crate) fn run(&mut self, mut st: State) {
+    pub(crate) fn run(&mut self, st: &mut State) {
         loop {
             // Full propagation (stack updates, triads, the permutation branch) at the root and
             // for hard puzzles; the light one below the root of a loose puzzle (see `light`).
@@ -841,9 +841,9 @@ impl<G: Guesser> Search<G> {
                         if perms != 0 {
                             self.guesses += 1;
                         }
-                        let mut child = st;
+                        let mut child = *st;
                         child.restrict_band(w, p);
-                        self.run(child);
+                        self.run(&mut child);
                         if self.count >= self.limit {
                             return;
                         }
@@ -857,9 +857,9 @@ impl<G: Guesser> Search<G> {
                         if perms != 0 {
                             self.guesses += 1;
                         }
-                        let mut child = st;
+                        let mut child = *st;
                         child.restrict_stack(d, s, p);
-                        self.run(child);
+                        self.run(&mut child);
                         if self.count >= self.limit {
                             return;
                         }
@@ -871,9 +871,9 @@ impl<G: Guesser> Search<G> {
                 let d = self.guesser.choose(digits);
                 digits &= !(1 << d);
                 self.guesses += 1;
-                let mut child = st;
+                let mut child = *st;
                 if child.place(d, b, pos) {
-                    self.run(child);
+                    self.run(&mut child);
                     if self.count >= self.limit {
                         return;
                     }
@@ -1014,7 +1014,7 @@ impl Solver {
             };
         }
         let mut search = Search::new(InOrder, limit);
-        search.run(self.state);
+        search.run(&mut self.state.clone());
         SolveOutcome {
             count: search.count,
             solution: search.first.map(Grid::from_valid_bytes),
