@@ -973,24 +973,37 @@ pub struct Solver {
 impl Solver {
     /// Loads the puzzle's givens.
     pub fn new(p: &Puzzle) -> Solver {
-        let mut state = State::empty();
-        let mut consistent = true;
-        // The givens as a set first, without a branch a cell (whether a cell is given is hard
-        // to predict), then one placement each.
         let cells = p.as_bytes();
-        let mut givens = [0u32; 3];
-        for (b, band) in givens.iter_mut().enumerate() {
-            for pos in 0..27 {
-                *band |= ((cells[27 * b + pos] != 0) as u32) << pos;
+        let mut state = State::empty();
+        // A row holding one digit twice; the search would find the contradiction too, but this
+        // keeps `count` from starting on it.
+        let mut repeat = 0;
+        for b in 0..3 {
+            let band = &cells[27 * b..27 * b + 27];
+            // The givens as a set first, without a branch a cell (whether a cell is given is
+            // hard to predict); then, for each digit, its givens and the rows they fill.
+            let mut given = 0u32;
+            for (pos, &v) in band.iter().enumerate() {
+                given |= ((v != 0) as u32) << pos;
+            }
+            let (mut own, mut rows) = ([0u32; 9], [0u32; 9]);
+            let mut left = given;
+            while left != 0 {
+                let pos = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let d = band[pos] as usize - 1;
+                let row = ROW[pos / 9];
+                repeat |= rows[d] & row;
+                rows[d] |= row;
+                own[d] |= 1 << pos;
+            }
+            // What placing each given does: the cell loses the other digits, the digit the
+            // rest of the row; band updates (the words differ from `prev`) do the rest.
+            for d in 0..9 {
+                state.cand[3 * d + b] = (BAND & !given & !rows[d]) | own[d];
             }
         }
-        for (b, mut band) in givens.into_iter().enumerate() {
-            while band != 0 {
-                let pos = band.trailing_zeros() as usize;
-                band &= band - 1;
-                consistent &= state.place(cells[27 * b + pos] as usize - 1, b, pos);
-            }
-        }
+        let consistent = repeat == 0;
         Solver { state, consistent }
     }
 
