@@ -427,8 +427,6 @@ impl State {
                             }
                         }
                     )*
-                    // A sweep that updated something is usually the last: confirm with one
-                    // pass over the words (which the compiler vectorises) before sweeping again.
                     if !any {
                         return true;
                     }
