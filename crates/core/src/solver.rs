@@ -827,10 +827,7 @@ impl<G: Guesser> Search<G> {
                 return;
             }
             if self.guesses == 0 {
-                self.light = st
-                    .perms
-                    .iter()
-                    .any(|&n| n > 9 && n <= LIGHT_BELOW_PERMS);
+                self.light = st.perms.iter().any(|&n| n > 9 && n <= LIGHT_BELOW_PERMS);
             }
             if st.is_solved() {
                 self.count += 1;
