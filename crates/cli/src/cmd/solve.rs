@@ -98,6 +98,31 @@ struct JsonRecord<'a> {
     error: Option<String>,
 }
 
+/// Appends `shudu: puzzle N, line L` to `out`.
+fn problem_at(out: &mut String, number: usize, line: usize) {
+    out.push_str("shudu: puzzle ");
+    push_number(out, number);
+    out.push_str(", line ");
+    push_number(out, line);
+}
+
+/// Appends the decimal digits of `n`.
+fn push_number(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(d as char);
+    }
+}
+
 /// Records per parallel batch: bounds memory on huge inputs while keeping both cores busy. A
 /// batch's records and answers stay in the caches: 4,096 was 4-6% faster than 32,768 on the easy
 /// sets with one thread (BENCHMARKS.md), and 1,024 no faster.
@@ -145,22 +170,17 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
                 }
                 Ok((rec, Solutions::Multiple(g))) => {
                     summary.multiple += 1;
-                    let _ = writeln!(
-                        problems,
-                        "shudu: puzzle {}, line {}: more than one solution{}",
-                        rec.number,
-                        rec.line,
-                        if any { " (printing one)" } else { "" }
-                    );
+                    // Written piece by piece: `format!` machinery was 3% of a run on puzzles
+                    // that all have several solutions.
+                    problem_at(&mut problems, rec.number, rec.line);
+                    problems.push_str(": more than one solution");
+                    problems.push_str(if any { " (printing one)\n" } else { "\n" });
                     ("multiple", Some(rec), any.then_some(g.to_puzzle()), None)
                 }
                 Ok((rec, Solutions::None)) => {
                     summary.none += 1;
-                    let _ = writeln!(
-                        problems,
-                        "shudu: puzzle {}, line {}: no solution",
-                        rec.number, rec.line
-                    );
+                    problem_at(&mut problems, rec.number, rec.line);
+                    problems.push_str(": no solution\n");
                     ("none", Some(rec), None, None)
                 }
                 Err(e) => {
