@@ -239,6 +239,9 @@ fn solve_reports_no_and_several_solutions() {
         .write_stdin(format!("{empty}\n"))
         .assert()
         .code(1)
+        .stderr(contains(
+            "shudu: puzzle 1, line 1: more than one solution (printing one)\n",
+        ))
         .get_output()
         .stdout
         .clone();

@@ -100,27 +100,11 @@ struct JsonRecord<'a> {
 
 /// Appends `shudu: puzzle N, line L` to `out`.
 fn problem_at(out: &mut String, number: usize, line: usize) {
+    let mut n = itoa::Buffer::new();
     out.push_str("shudu: puzzle ");
-    push_number(out, number);
+    out.push_str(n.format(number));
     out.push_str(", line ");
-    push_number(out, line);
-}
-
-/// Appends the decimal digits of `n`.
-fn push_number(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        out.push(d as char);
-    }
+    out.push_str(n.format(line));
 }
 
 /// Records per parallel batch: bounds memory on huge inputs while keeping both cores busy. A
