@@ -215,11 +215,11 @@ impl<'a> Reader<'a> {
             _ => {
                 // An 81-character token is the common case: read it without a scan for its end
                 // or an allocation; anything unusual takes the general path for its message.
-                let fast = if body.len() == 81 || body.get(81).is_some_and(u8::is_ascii_whitespace)
-                {
-                    parse_line(&body[..81])
-                } else {
-                    None
+                let fast = match body.split_first_chunk::<81>() {
+                    Some((token, rest)) if rest.first().map_or(true, u8::is_ascii_whitespace) => {
+                        parse_line(token)
+                    }
+                    _ => None,
                 };
                 let cells = match fast {
                     Some(cells) => cells,
@@ -422,7 +422,7 @@ fn is_grid_row(body: &[u8]) -> bool {
 
 /// Parses an 81-character token of digits, `.` and `0`, without allocating (the hot path of
 /// `shudu solve` on line files); `None` if any other character is there.
-fn parse_line(token: &[u8]) -> Option<[u8; 81]> {
+fn parse_line(token: &[u8; 81]) -> Option<[u8; 81]> {
     let mut out = [0u8; 81];
     let mut bad = false;
     for (o, &b) in out.iter_mut().zip(token) {
@@ -430,7 +430,7 @@ fn parse_line(token: &[u8]) -> Option<[u8; 81]> {
         bad |= v > 9 && b != b'.';
         *o = if v <= 9 { v } else { 0 };
     }
-    (!bad && token.len() == 81).then_some(out)
+    (!bad).then_some(out)
 }
 
 /// Parses a token of cell characters; on a bad one, its index and a description of it.
