@@ -14,6 +14,7 @@
 //! ```
 //!
 //! # Modules
+//! - [`canon`]: canonical forms of grids and puzzles, automorphism counts, band classes.
 //! - [`bitset`]: [`Digit`], [`Cell`], [`House`], [`DigitSet`], [`CellSet`].
 //! - [`grid`]: [`Puzzle`] and [`Grid`], and the rules.
 //! - [`format`](mod@format): reading and writing the line, grid, pretty and JSON formats.
@@ -24,6 +25,7 @@
 //! - [`error`]: the parse error with its position.
 
 pub mod bitset;
+pub mod canon;
 pub mod error;
 pub mod format;
 pub mod generate;
