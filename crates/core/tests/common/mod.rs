@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod canon_oracle;
 pub mod oracle;
 
 use std::path::PathBuf;
