@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod io;
 
-use cmd::{check, compat, generate, grade, grids, play, solve};
+use cmd::{canon, check, compat, generate, grade, grids, play, solve};
 
 /// shudu (数独): a Sudoku generator, solver, grader and game.
 ///
@@ -42,6 +42,8 @@ enum Command {
     Hint(grade::HintArgs),
     /// Play in the browser: serves the game on localhost and prints its address.
     Play(play::PlayArgs),
+    /// Canonical forms: tell grids and puzzles that are the same in disguise; --dedupe.
+    Canon(canon::CanonArgs),
 }
 
 /// Exit statuses: success, "some puzzle had no or several solutions", usage or input error.
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::Explain(args)) => grade::run_explain(args),
         Some(Command::Hint(args)) => grade::run_hint(args),
         Some(Command::Play(args)) => play::run(args),
+        Some(Command::Canon(args)) => canon::run(args),
         None => compat::run(&cli.compat),
     };
     match result {

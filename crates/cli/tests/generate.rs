@@ -302,7 +302,9 @@ fn check_reports_every_kind_of_record() {
          puzzle 4, line 5: complete grid, valid, first digit 5\n\
          puzzle 5, line 6, column 1: found 'x'; expected 1-9, '.' or '0' (unreadable)\n\
          puzzle 6, line 7: complete grid, valid, first digit 5, same grid as puzzle 4\n\
-         checked 6 records: 3 puzzles (1 with 1 solution, 0 of them minimal; 1 with 2+; 1 with none), 2 complete grids (1 repeated; first digit 5 in all), 1 unreadable\n",
+         checked 6 records: 3 puzzles (1 with 1 solution, 0 of them minimal; 1 with 2+; 1 with none), 2 complete grids (1 repeated; first digit 5 in all), 1 unreadable; \
+         4 essentially different (up to transposing, swapping rows, columns, bands or stacks, and \
+         renaming digits)\n",
     );
 }
 

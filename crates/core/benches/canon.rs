@@ -24,15 +24,27 @@ fn canon(c: &mut Criterion) {
     canonical_grid(&grids[0]); // builds the band table outside the timing
     group.throughput(Throughput::Elements(grids.len() as u64));
     group.bench_function("grid_x1000", |b| {
-        b.iter(|| grids.iter().map(|g| canonical_grid(g).automorphisms).sum::<u64>())
+        b.iter(|| {
+            grids
+                .iter()
+                .map(|g| canonical_grid(g).automorphisms)
+                .sum::<u64>()
+        })
     });
     for set in SETS {
-        let Some(mut puzzles) = data::load(set) else { continue };
+        let Some(mut puzzles) = data::load(set) else {
+            continue;
+        };
         puzzles.truncate(2000);
         let mut canon = PuzzleCanonicalizer::new();
         group.throughput(Throughput::Elements(puzzles.len() as u64));
         group.bench_function(format!("puzzle/{set}"), |b| {
-            b.iter(|| puzzles.iter().map(|p| canon.canonical(p).automorphisms).sum::<u64>())
+            b.iter(|| {
+                puzzles
+                    .iter()
+                    .map(|p| canon.canonical(p).automorphisms)
+                    .sum::<u64>()
+            })
         });
     }
     group.finish();

@@ -534,6 +534,101 @@ impl Iterator for GridStream<'_> {
     }
 }
 
+/// The grids of a batch from pairwise different equivalence classes (no two the same grid in
+/// disguise), a wave at a time: the batch's items in order, each kept only if its class
+/// ([`canonical_grid`](crate::canon::canonical_grid)) has not been met before. Reproducible like
+/// [`GridStream`]: the output depends only on the config.
+///
+/// Memory: 40 bytes a grid kept, for the classes met (exact, not a hash).
+pub struct ClassStream<'a> {
+    config: &'a GridsConfig,
+    wave: usize,
+    kept: usize,
+    next_item: u64,
+    seen: std::collections::HashSet<(u128, u128, u64)>,
+    /// Items skipped because their class was met before.
+    pub skipped: u64,
+}
+
+impl<'a> ClassStream<'a> {
+    /// A stream of waves of up to `wave` grids, `config.count` grids in all.
+    ///
+    /// # Panics
+    /// If `config.start` is not 0 (classes cannot be kept apart across shards).
+    pub fn new(config: &'a GridsConfig, wave: usize) -> ClassStream<'a> {
+        assert_eq!(
+            config.start, 0,
+            "a batch of distinct classes cannot be sharded"
+        );
+        ClassStream {
+            config,
+            wave: wave.max(1),
+            kept: 0,
+            next_item: 0,
+            seen: std::collections::HashSet::new(),
+            skipped: 0,
+        }
+    }
+}
+
+impl Iterator for ClassStream<'_> {
+    type Item = Vec<Grid>;
+
+    fn next(&mut self) -> Option<Vec<Grid>> {
+        let c = self.config;
+        if self.kept >= c.count {
+            return None;
+        }
+        // Ask for what is missing: skips are rare (about count² / 1.1e10), so one wave mostly
+        // suffices.
+        let want = self.wave.min(c.count - self.kept);
+        let mut kept = Vec::with_capacity(want);
+        while kept.len() < want {
+            let len = want - kept.len();
+            let end = self.next_item + len as u64;
+            assert!(
+                end <= max_batch(c.first_digit),
+                "the batch ran out of first bands"
+            );
+            let wave = GridsConfig {
+                count: len,
+                start: self.next_item as usize,
+                ..*c
+            };
+            let grids = GridStream::new(&wave, len).next().unwrap_or_default();
+            self.next_item = end;
+            let keys: Vec<(u128, u128, u64)> = grids
+                .par_iter()
+                .map(|g| class_key(&crate::canon::canonical_grid(g).form))
+                .collect();
+            for (g, key) in grids.into_iter().zip(keys) {
+                if self.seen.insert(key) {
+                    kept.push(g);
+                } else {
+                    self.skipped += 1;
+                }
+            }
+        }
+        self.kept += kept.len();
+        Some(kept)
+    }
+}
+
+/// Rows 2 to 8 of a canonical grid, packed (row 1 is always 123456789, and row 9 follows from
+/// the others).
+fn class_key(form: &Grid) -> (u128, u128, u64) {
+    let row = |r: usize| {
+        form.as_bytes()[9 * r..9 * r + 9]
+            .iter()
+            .fold(0u64, |a, &d| a << 4 | d as u64) as u128
+    };
+    (
+        row(1) | row(2) << 36 | row(3) << 72,
+        row(4) | row(5) << 36 | row(6) << 72,
+        row(7) as u64,
+    )
+}
+
 /// A valid grid that only fills a wave's vector until the pool writes the real grids.
 const FILLER: [u8; 81] = {
     let mut cells = [0u8; 81];

@@ -30,8 +30,10 @@ const SHIFTED_ROWS: &str =
 
 #[test]
 fn grid_forms_and_automorphisms_match_brute_force() {
-    let mut cases: Vec<(Grid, Option<u64>)> =
-        vec![(parse_grid(MOST_SYMMETRIC), Some(648)), (parse_grid(SHIFTED_ROWS), Some(54))];
+    let mut cases: Vec<(Grid, Option<u64>)> = vec![
+        (parse_grid(MOST_SYMMETRIC), Some(648)),
+        (parse_grid(SHIFTED_ROWS), Some(54)),
+    ];
     for i in 0..4 {
         cases.push((random_grid(&mut rng_for(7, i)), None));
     }
@@ -76,7 +78,10 @@ fn puzzle_forms_and_automorphisms_match_brute_force() {
         assert_eq!(fast.form.as_bytes(), &form, "{line}");
         assert_eq!(fast.automorphisms, auts, "{line}");
     }
-    assert_eq!(canon.canonical(&Puzzle::empty()).automorphisms, POSITIONAL_TRANSFORMATIONS);
+    assert_eq!(
+        canon.canonical(&Puzzle::empty()).automorphisms,
+        POSITIONAL_TRANSFORMATIONS
+    );
 }
 
 #[test]
@@ -87,8 +92,16 @@ fn disguised_grids_get_the_same_form_and_different_classes_different_forms() {
         let g = random_grid(&mut rng_for(12, i));
         let c = canonical_grid(&g);
         assert!(forms.insert(c.form), "two random grids in one class");
-        assert_eq!(canonical_grid(&grid(disguise(g.as_bytes(), &mut rng))), c, "{g}");
-        assert_eq!(canonical_grid(&c.form), c, "the form of {g} is not a fixed point");
+        assert_eq!(
+            canonical_grid(&grid(disguise(g.as_bytes(), &mut rng))),
+            c,
+            "{g}"
+        );
+        assert_eq!(
+            canonical_grid(&c.form),
+            c,
+            "the form of {g} is not a fixed point"
+        );
     }
     for line in [MOST_SYMMETRIC, SHIFTED_ROWS] {
         let g = parse_grid(line);
@@ -117,7 +130,11 @@ fn disguised_puzzles_get_the_same_form() {
         let c = canon.canonical(&p);
         let q = Puzzle::from_bytes(disguise(&cells, &mut rng)).unwrap();
         assert_eq!(canon.canonical(&q), c, "{p}");
-        assert_eq!(canon.canonical(&c.form), c, "the form of {p} is not a fixed point");
+        assert_eq!(
+            canon.canonical(&c.form),
+            c,
+            "the form of {p} is not a fixed point"
+        );
         assert_eq!(c.form.givens(), p.givens());
     }
 }
@@ -134,7 +151,9 @@ fn shared_data_sets_forms_match_brute_force_and_resist_disguise() {
         "puzzles7_serg_benchmark",
         "generated_tdoku_minimal_100k",
     ] {
-        let Some(puzzles) = common::load(set) else { continue };
+        let Some(puzzles) = common::load(set) else {
+            continue;
+        };
         for (i, p) in puzzles.iter().take(500).enumerate() {
             let c = canon.canonical(p);
             let q = Puzzle::from_bytes(disguise(p.as_bytes(), &mut rng)).unwrap();

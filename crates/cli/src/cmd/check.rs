@@ -1,6 +1,6 @@
 //! `shudu check`: what a puzzle file holds, puzzle by puzzle, for anyone who received one.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
+use shudu_core::canon::PuzzleCanonicalizer;
 use shudu_core::format::{Reader, Record};
 use shudu_core::generate::{is_minimal, Symmetry};
 use shudu_core::solver::count_solutions;
@@ -49,6 +50,8 @@ struct Tally {
     repeated: usize,
     unreadable: usize,
     first_digits: [usize; 10],
+    /// Canonical forms met (`shudu canon`): the boards' equivalence classes.
+    classes: HashSet<Puzzle>,
 }
 
 /// Records per parallel batch (bounds memory on huge inputs).
@@ -69,19 +72,23 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         if batch.is_empty() {
             break;
         }
-        let checked: Vec<Result<(Record, Verdict), ParseError>> = batch
+        let checked: Vec<Result<(Record, Verdict, Puzzle), ParseError>> = batch
             .into_par_iter()
-            .map(|r| {
+            .map_init(PuzzleCanonicalizer::new, |canon, r| {
                 r.map(|rec| {
                     let v = verdict(&rec.puzzle);
-                    (rec, v)
+                    let form = crate::cmd::canon::canonical(&rec.puzzle, canon).form;
+                    (rec, v, form)
                 })
             })
             .collect();
         buf.clear();
         for item in checked {
             let (rec, v) = match item {
-                Ok(x) => x,
+                Ok((rec, v, form)) => {
+                    tally.classes.insert(form);
+                    (rec, v)
+                }
                 Err(e) => {
                     tally.unreadable += 1;
                     let _ = writeln!(buf, "{e} (unreadable)");
@@ -220,6 +227,15 @@ fn summary(t: &Tally) -> String {
             let _ = write!(s, "; first digits: {})", firsts.join(", "));
         }
     }
-    let _ = writeln!(s, ", {} unreadable", t.unreadable);
+    let _ = write!(s, ", {} unreadable", t.unreadable);
+    if puzzles + t.grids > 0 {
+        let _ = write!(
+            s,
+            "; {} essentially different (up to transposing, swapping rows, columns, bands or \
+             stacks, and renaming digits)",
+            t.classes.len()
+        );
+    }
+    s.push('\n');
     s
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use shudu_core::format::Format;
-use shudu_core::grids::{GridStream, GridsConfig};
+use shudu_core::grids::{ClassStream, GridStream, GridsConfig};
 use shudu_core::Digit;
 
 use crate::io::{self, FormatArg, Output};
@@ -28,6 +28,11 @@ pub struct GridsArgs {
     /// Random when omitted.
     #[arg(long)]
     seed: Option<u64>,
+    /// Make every grid from a different equivalence class: no two are the same grid transposed,
+    /// with rows, columns, bands or stacks swapped or digits renamed (`shudu canon` tells). A
+    /// grid whose class came earlier is skipped and the next one taken. Not with --shard.
+    #[arg(long, conflicts_with = "shard")]
+    distinct_classes: bool,
     /// Fix the top-left digit of every grid.
     #[arg(long, value_parser = shudu::args::parse_digit)]
     first_digit: Option<Digit>,
@@ -67,7 +72,18 @@ pub fn run(args: &GridsArgs) -> Result<ExitCode> {
         first_digit: args.first_digit,
         start: items.start,
     };
-    write_grids(&config, args.format, args.output.as_deref())?;
+    if args.distinct_classes {
+        let mut waves = ClassStream::new(&config, WAVE);
+        write_waves(&config, &mut waves, args.format, args.output.as_deref())?;
+        if waves.skipped > 0 {
+            eprintln!(
+                "shudu: skipped {} grids whose class came earlier",
+                waves.skipped
+            );
+        }
+    } else {
+        write_grids(&config, args.format, args.output.as_deref())?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -76,6 +92,19 @@ pub fn run(args: &GridsArgs) -> Result<ExitCode> {
 /// the next wave.
 pub fn write_grids(
     config: &GridsConfig,
+    format: FormatArg,
+    output: Option<&std::path::Path>,
+) -> Result<()> {
+    write_waves(config, GridStream::new(config, WAVE), format, output)
+}
+
+/// Grids made per wave.
+const WAVE: usize = 1 << 16;
+
+/// Writes the grids of `waves` (of the batch `config`), a wave at a time.
+fn write_waves(
+    config: &GridsConfig,
+    waves: impl Iterator<Item = Vec<shudu_core::Grid>>,
     format: FormatArg,
     output: Option<&std::path::Path>,
 ) -> Result<()> {
@@ -100,7 +129,7 @@ pub fn write_grids(
         });
         // Block formats number grids by item, so that shards concatenate to one run.
         let mut written = config.start;
-        for wave in GridStream::new(config, 1 << 16) {
+        for wave in waves {
             let bufs = io::format_grids(&wave, format, written, spare);
             written += wave.len();
             bar.inc(wave.len() as u64);

@@ -1,6 +1,7 @@
 //! One module per subcommand: each turns its clap arguments into a core config once, calls the
 //! core and writes the output through [`crate::io`].
 
+pub mod canon;
 pub mod check;
 pub mod compat;
 pub mod generate;

@@ -56,7 +56,11 @@ pub fn canonical(cells: &[u8; 81]) -> ([u8; 81], u64) {
                 let mut less = false;
                 for i in 0..81 {
                     let (r, c) = (rows[i / 9], cols[i % 9]);
-                    let v = if transpose { cells[9 * c + r] } else { cells[9 * r + c] };
+                    let v = if transpose {
+                        cells[9 * c + r]
+                    } else {
+                        cells[9 * r + c]
+                    };
                     let l = if v == 0 {
                         0
                     } else {
@@ -102,7 +106,11 @@ pub fn disguise(cells: &[u8; 81], rng: &mut impl RngCore) -> [u8; 81] {
     let mut out = [0u8; 81];
     for i in 0..81 {
         let (r, c) = (rows[i / 9], cols[i % 9]);
-        let v = if transpose { cells[9 * c + r] } else { cells[9 * r + c] };
+        let v = if transpose {
+            cells[9 * c + r]
+        } else {
+            cells[9 * r + c]
+        };
         out[i] = digits[v as usize];
     }
     out
