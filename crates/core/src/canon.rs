@@ -387,6 +387,56 @@ pub fn band_class_count() -> usize {
     band_table().classes.len()
 }
 
+/// The least band of class `class` (0..416, classes in increasing order of their least band):
+/// 27 digits `1..=9`, row by row, starting `123456789`.
+///
+/// # Panics
+/// If `class` is not below [`band_class_count`].
+pub fn band_class_least(class: usize) -> [u8; 27] {
+    let c = &band_table().classes[class];
+    let mut band = [0u8; 27];
+    for j in 0..9 {
+        band[j] = j as u8 + 1;
+        band[9 + j] = c.rows[0][j] + 1;
+        band[18 + j] = c.rows[1][j] + 1;
+    }
+    band
+}
+
+/// How many of the 7,776 band maps (6 row orders × 1,296 column permutations), each with its
+/// relabelling, take the least band of `class` to itself. A class holds
+/// `7776 / automorphisms × 9!` bands.
+///
+/// # Panics
+/// If `class` is not below [`band_class_count`].
+pub fn band_class_automorphisms(class: usize) -> usize {
+    band_table().classes[class].automorphisms.len()
+}
+
+/// The class (0..416) of a band: 27 digits `1..=9`, row by row, each row holding every digit
+/// once and each box every digit once.
+///
+/// # Panics
+/// If `band` is not a valid band.
+pub fn band_class_of(band: &[u8; 27]) -> usize {
+    for k in 0..3 {
+        let row = (0..9).fold(0u16, |m, j| m | 1 << band[9 * k + j]);
+        let boxed = (0..9).fold(0u16, |m, i| m | 1 << band[9 * (i / 3) + 3 * k + i % 3]);
+        assert!(row == 0x3FE && boxed == 0x3FE, "not a band: {band:?}");
+    }
+    let mut label = [0u8; 10];
+    for j in 0..9 {
+        label[band[j] as usize] = j as u8;
+    }
+    let mut mid = [0u8; 9];
+    let mut bot = [0u8; 9];
+    for j in 0..9 {
+        mid[j] = label[band[9 + j] as usize];
+        bot[j] = label[band[18 + j] as usize];
+    }
+    (band_table().entries[band_key(splits(), &mid, &bot)] & 511) as usize
+}
+
 // ---------------------------------------------------------------------------------------------
 // Grids
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 //!
 //! # Modules
 //! - [`canon`]: canonical forms of grids and puzzles, automorphism counts, band classes.
+//! - [`count`]: counting complete grids (band completions) and drawing them uniformly.
 //! - [`bitset`]: [`Digit`], [`Cell`], [`House`], [`DigitSet`], [`CellSet`].
 //! - [`grid`]: [`Puzzle`] and [`Grid`], and the rules.
 //! - [`format`](mod@format): reading and writing the line, grid, pretty and JSON formats.
@@ -26,6 +27,7 @@
 
 pub mod bitset;
 pub mod canon;
+pub mod count;
 pub mod error;
 pub mod format;
 pub mod generate;
