@@ -539,13 +539,13 @@ impl Iterator for GridStream<'_> {
 /// ([`canonical_grid`](crate::canon::canonical_grid)) has not been met before. Reproducible like
 /// [`GridStream`]: the output depends only on the config.
 ///
-/// Memory: 40 bytes a grid kept, for the classes met (exact, not a hash).
+/// Memory: 48 bytes a grid kept, for the classes met (exact, not a hash).
 pub struct ClassStream<'a> {
     config: &'a GridsConfig,
     wave: usize,
     kept: usize,
     next_item: u64,
-    seen: std::collections::HashSet<(u128, u128, u64)>,
+    seen: std::collections::HashSet<[u128; 3]>,
     /// Items skipped because their class was met before.
     pub skipped: u64,
 }
@@ -597,9 +597,9 @@ impl Iterator for ClassStream<'_> {
             };
             let grids = GridStream::new(&wave, len).next().unwrap_or_default();
             self.next_item = end;
-            let keys: Vec<(u128, u128, u64)> = grids
+            let keys: Vec<[u128; 3]> = grids
                 .par_iter()
-                .map(|g| class_key(&crate::canon::canonical_grid(g).form))
+                .map(|g| packed_rows(&crate::canon::canonical_grid(g).form, 1))
                 .collect();
             for (g, key) in grids.into_iter().zip(keys) {
                 if self.seen.insert(key) {
@@ -614,19 +614,93 @@ impl Iterator for ClassStream<'_> {
     }
 }
 
-/// Rows 2 to 8 of a canonical grid, packed (row 1 is always 123456789, and row 9 follows from
-/// the others).
-fn class_key(form: &Grid) -> (u128, u128, u64) {
-    let row = |r: usize| {
-        form.as_bytes()[9 * r..9 * r + 9]
+/// Grids drawn uniformly at random ([`UniformGrids`](crate::count::UniformGrids)): every one of
+/// the 6,670,903,752,021,072,936,960 grids equally likely (with `first_digit`, every grid with
+/// that top-left digit), a wave at a time. Item `i` is drawn from its own stream
+/// ([`rng_for`]`(seed, i)`), so the output depends only on the config, not on the threads. A
+/// grid met before is skipped and the next item taken (a chance of about `count² / 1.3e22`),
+/// so the batch is a uniform sample without replacement.
+///
+/// Memory: 48 bytes a grid, for the grids met (exact, not a hash).
+pub struct UniformStream<'a> {
+    config: &'a GridsConfig,
+    wave: usize,
+    kept: usize,
+    next_item: u64,
+    seen: std::collections::HashSet<[u128; 3]>,
+    /// Items skipped because their grid came earlier.
+    pub skipped: u64,
+}
+
+impl<'a> UniformStream<'a> {
+    /// A stream of waves of up to `wave` grids, `config.count` grids in all.
+    ///
+    /// # Panics
+    /// If `config.start` is not 0 (repeats cannot be kept apart across shards).
+    pub fn new(config: &'a GridsConfig, wave: usize) -> UniformStream<'a> {
+        assert_eq!(config.start, 0, "a uniform batch cannot be sharded");
+        UniformStream {
+            config,
+            wave: wave.max(1),
+            kept: 0,
+            next_item: 0,
+            seen: std::collections::HashSet::new(),
+            skipped: 0,
+        }
+    }
+}
+
+impl Iterator for UniformStream<'_> {
+    type Item = Vec<Grid>;
+
+    fn next(&mut self) -> Option<Vec<Grid>> {
+        let c = self.config;
+        if self.kept >= c.count {
+            return None;
+        }
+        let sampler = crate::count::UniformGrids::get();
+        let want = self.wave.min(c.count - self.kept);
+        let mut kept = Vec::with_capacity(want);
+        while kept.len() < want {
+            let from = self.next_item;
+            let len = want - kept.len();
+            let grids: Vec<Grid> = (0..len)
+                .into_par_iter()
+                .with_min_len(256)
+                .map(|i| {
+                    let g = sampler.sample(&mut rng_for(c.seed, from + i as u64));
+                    match c.first_digit {
+                        Some(d) => with_first_digit(&g, d),
+                        None => g,
+                    }
+                })
+                .collect();
+            self.next_item += len as u64;
+            for g in grids {
+                if self.seen.insert(packed_rows(&g, 0)) {
+                    kept.push(g);
+                } else {
+                    self.skipped += 1;
+                }
+            }
+        }
+        self.kept += kept.len();
+        Some(kept)
+    }
+}
+
+/// Rows `from + 1` to 8 of a grid, packed, three rows to a word (row 9 follows from the
+/// others): the whole grid for `from = 0`, everything but the fixed first row of a canonical
+/// form for `from = 1`.
+fn packed_rows(g: &Grid, from: usize) -> [u128; 3] {
+    let mut words = [0u128; 3];
+    for r in from..8 {
+        let row = g.as_bytes()[9 * r..9 * r + 9]
             .iter()
-            .fold(0u64, |a, &d| a << 4 | d as u64) as u128
-    };
-    (
-        row(1) | row(2) << 36 | row(3) << 72,
-        row(4) | row(5) << 36 | row(6) << 72,
-        row(7) as u64,
-    )
+            .fold(0u64, |a, &d| a << 4 | d as u64) as u128;
+        words[(r - from) / 3] |= row << (36 * ((r - from) % 3));
+    }
+    words
 }
 
 /// A valid grid that only fills a wave's vector until the pool writes the real grids.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use shudu_core::format::Format;
-use shudu_core::grids::{ClassStream, GridStream, GridsConfig};
+use shudu_core::grids::{ClassStream, GridStream, GridsConfig, UniformStream};
 use shudu_core::Digit;
 
 use crate::io::{self, FormatArg, Output};
@@ -33,6 +33,12 @@ pub struct GridsArgs {
     /// grid whose class came earlier is skipped and the next one taken. Not with --shard.
     #[arg(long, conflicts_with = "shard")]
     distinct_classes: bool,
+    /// Draw every grid uniformly at random: each of the 6,670,903,752,021,072,936,960 grids
+    /// equally likely (with --first-digit, each grid with that digit top-left), not just
+    /// reachable; by exact counting (docs/ALGORITHM.md, "Uniform grids"). A grid drawn twice is
+    /// skipped, so all are distinct. Not with --shard or --distinct-classes.
+    #[arg(long, conflicts_with_all = ["shard", "distinct_classes"])]
+    uniform: bool,
     /// Fix the top-left digit of every grid.
     #[arg(long, value_parser = shudu::args::parse_digit)]
     first_digit: Option<Digit>,
@@ -72,7 +78,13 @@ pub fn run(args: &GridsArgs) -> Result<ExitCode> {
         first_digit: args.first_digit,
         start: items.start,
     };
-    if args.distinct_classes {
+    if args.uniform {
+        let mut waves = UniformStream::new(&config, WAVE);
+        write_waves(&config, &mut waves, args.format, args.output.as_deref())?;
+        if waves.skipped > 0 {
+            eprintln!("shudu: skipped {} grids drawn twice", waves.skipped);
+        }
+    } else if args.distinct_classes {
         let mut waves = ClassStream::new(&config, WAVE);
         write_waves(&config, &mut waves, args.format, args.output.as_deref())?;
         if waves.skipped > 0 {
