@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod io;
 
-use cmd::{canon, check, compat, generate, grade, grids, play, solve};
+use cmd::{canon, check, compat, count, generate, grade, grids, play, solve};
 
 /// shudu (数独): a Sudoku generator, solver, grader and game.
 ///
@@ -44,6 +44,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Canonical forms: tell grids and puzzles that are the same in disguise; --dedupe.
     Canon(canon::CanonArgs),
+    /// Count the complete grids and the essentially different ones, computed (not quoted).
+    Count(count::CountArgs),
 }
 
 /// Exit statuses: success, "some puzzle had no or several solutions", usage or input error.
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Some(Command::Hint(args)) => grade::run_hint(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Canon(args)) => canon::run(args),
+        Some(Command::Count(args)) => count::run(args),
         None => compat::run(&cli.compat),
     };
     match result {

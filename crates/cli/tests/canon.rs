@@ -182,3 +182,96 @@ fn check_counts_classes() {
         ))
         .stdout(contains("; 2 essentially different"));
 }
+
+#[test]
+fn count_computes_the_number_of_grids_and_lists_the_band_classes() {
+    let out = shudu()
+        .args(["count", "--grids-only", "--bands"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines = stdout_lines(&out);
+    assert!(lines
+        .last()
+        .unwrap()
+        .starts_with("complete grids: 6670903752021072936960 (416 band classes, 44 "));
+    // 416 band classes and 44 gangster classes, each after its header line.
+    let classes: Vec<&String> = lines
+        .iter()
+        .skip(1)
+        .take_while(|l| !l.starts_with('#'))
+        .collect();
+    assert_eq!(classes.len(), 416);
+    let gangsters = lines
+        .iter()
+        .skip(418)
+        .take_while(|l| !l.starts_with("complete"))
+        .count();
+    assert_eq!(gangsters, 44);
+    // The first class is the pure band, with its 108 automorphisms and the completions
+    // Felgenhauer and Jarvis list (72 x 108,374,976).
+    assert_eq!(
+        classes[0].as_str(),
+        "0\t123456789456789123789123456\t108\t26127360\t7802998272\t0"
+    );
+    // Bands add up to every first band.
+    let bands: u64 = classes
+        .iter()
+        .map(|l| l.split('\t').nth(3).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(bands, 948_109_639_680);
+}
+
+#[test]
+fn uniform_grids_are_valid_distinct_reproducible_and_honour_the_first_digit() {
+    let run = |threads: &str| {
+        let out = shudu()
+            .args([
+                "grids",
+                "-n",
+                "3000",
+                "--uniform",
+                "--seed",
+                "9",
+                "--first-digit",
+                "4",
+            ])
+            .args(["--threads", threads])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        stdout_lines(&out)
+    };
+    let grids = run("1");
+    assert_eq!(grids.len(), 3000);
+    assert_eq!(
+        grids,
+        run("2"),
+        "the same seed gives the same grids whatever the threads"
+    );
+    let distinct: HashSet<&String> = grids.iter().collect();
+    assert_eq!(distinct.len(), 3000);
+    assert!(grids.iter().all(|g| g.starts_with('4')));
+    shudu()
+        .arg("check")
+        .write_stdin(grids.join("\n"))
+        .assert()
+        .success()
+        .stdout(contains(
+            "3000 complete grids (all distinct; first digit 4 in all)",
+        ));
+}
+
+#[test]
+fn uniform_grids_cannot_be_sharded() {
+    shudu()
+        .args(["grids", "-n", "10", "--uniform", "--shard", "0/2"])
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(contains("--shard"));
+}

@@ -4,6 +4,7 @@
 pub mod canon;
 pub mod check;
 pub mod compat;
+pub mod count;
 pub mod generate;
 pub mod grade;
 pub mod grids;
