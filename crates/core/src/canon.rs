@@ -902,6 +902,34 @@ fn open_orderings(p: &Partial) -> u64 {
     run_lengths(p.block_starts, 9) * run_lengths(p.group_starts as u16, 3)
 }
 
+/// The canonical form of any board: a complete grid by the band table ([`canonical_grid`], the
+/// fast path), anything else by `canon` ([`PuzzleCanonicalizer`]); both give the same form for
+/// a complete grid.
+///
+/// # Examples
+/// ```
+/// use shudu_core::canon::{canonical_board, PuzzleCanonicalizer};
+/// use shudu_core::Puzzle;
+/// let grid: Puzzle =
+///     "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+///         .parse()
+///         .unwrap();
+/// let c = canonical_board(&grid, &mut PuzzleCanonicalizer::new());
+/// assert!(c.form.to_line().starts_with("123456789"));
+/// ```
+pub fn canonical_board(board: &Puzzle, canon: &mut PuzzleCanonicalizer) -> Canonical<Puzzle> {
+    match Grid::try_from(*board) {
+        Ok(g) => {
+            let c = canonical_grid(&g);
+            Canonical {
+                form: c.form.to_puzzle(),
+                automorphisms: c.automorphisms,
+            }
+        }
+        Err(_) => canon.canonical(board),
+    }
+}
+
 /// The canonical form of a puzzle and its number of automorphisms (see [`PuzzleCanonicalizer`],
 /// which reuses its buffers across calls).
 pub fn canonical_puzzle(puzzle: &Puzzle) -> Canonical<Puzzle> {

@@ -17,9 +17,10 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use shudu_core::canon::{canonical_board, PuzzleCanonicalizer};
 use shudu_core::format::parse_one;
 use shudu_core::generate::{generate_stream, GenerateConfig, Symmetry};
-use shudu_core::grids::{GridStream, GridsConfig};
+use shudu_core::grids::{GridStream, GridsConfig, UniformStream};
 use shudu_core::logic::{self, Band, Board, Rating, Step, Summary};
 use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
 use shudu_core::solver::count_solutions;
@@ -500,13 +501,14 @@ impl GridWaves {
 /// The grids of `shudu grids` (items `start..start + n` of the batch) as an iterator of waves
 /// of `wave` grids.
 #[pyfunction]
-#[pyo3(signature = (n, seed, first_digit = None, wave = 65536, start = 0))]
+#[pyo3(signature = (n, seed, first_digit = None, wave = 65536, start = 0, uniform = false))]
 fn grid_waves(
     n: usize,
     seed: u64,
     first_digit: Option<u8>,
     wave: usize,
     start: usize,
+    uniform: bool,
 ) -> PyResult<GridWaves> {
     let first_digit = match first_digit {
         Some(d) => Some(Digit::new(d).ok_or_else(|| {
@@ -531,11 +533,21 @@ fn grid_waves(
             "a batch holds at most {max} distinct grids (one per first band)"
         )));
     }
+    if uniform && start != 0 {
+        return Err(PyValueError::new_err(
+            "uniform grids cannot be sharded (a shard cannot know the other shards' grids)",
+        ));
+    }
     let (tx, rx) = sync_channel(1);
     std::thread::Builder::new()
         .name("shudu-grids".into())
         .spawn(move || {
-            for w in GridStream::new(&config, wave) {
+            let waves: Box<dyn Iterator<Item = Vec<Grid>>> = if uniform {
+                Box::new(UniformStream::new(&config, wave))
+            } else {
+                Box::new(GridStream::new(&config, wave))
+            };
+            for w in waves {
                 let lines = w.iter().map(line).collect();
                 if tx.send(lines).is_err() {
                     break; // the iterator was dropped
@@ -546,6 +558,36 @@ fn grid_waves(
     Ok(GridWaves {
         rx: Mutex::new(Some(rx)),
     })
+}
+
+/// The canonical form (81 characters) and automorphism count of each board, in order; a board
+/// that cannot be read gives its error message instead. Runs on rayon's pool without the GIL.
+#[pyfunction]
+fn canonical_many(
+    py: Python<'_>,
+    boards: Vec<String>,
+) -> Vec<(Option<(String, u64)>, Option<String>)> {
+    py.detach(|| {
+        boards
+            .par_iter()
+            .map_init(PuzzleCanonicalizer::new, |canon, text| {
+                match parse_one(text) {
+                    Ok(p) => {
+                        let c = canonical_board(&p, canon);
+                        (Some((c.form.to_line(), c.automorphisms)), None)
+                    }
+                    Err(e) => (None, Some(e.to_string())),
+                }
+            })
+            .collect()
+    })
+}
+
+/// The number of complete grids, computed by band counting (`shudu count --grids-only`), as a
+/// decimal string (it exceeds 64 bits).
+#[pyfunction]
+fn count_grids(py: Python<'_>) -> String {
+    py.detach(|| shudu_core::count::census(&|_, _| {}).grids.to_string())
 }
 
 /// The native module `shudu._shudu`.
@@ -565,5 +607,7 @@ fn _shudu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GenerateWaves>()?;
     m.add_function(wrap_pyfunction!(grid_waves, m)?)?;
     m.add_class::<GridWaves>()?;
+    m.add_function(wrap_pyfunction!(canonical_many, m)?)?;
+    m.add_function(wrap_pyfunction!(count_grids, m)?)?;
     Ok(())
 }

@@ -352,3 +352,61 @@ def test_grid_shards_concatenate_to_the_cli_s_batch():
         capture_output=True, text=True, check=True,
     ).stdout.split()
     assert cli == parts[2]
+
+
+def test_uniform_grids_are_the_cli_s_and_refuse_shards():
+    out = shudu.grids(500, seed=12, uniform=True)
+    assert len(set(out)) == 500
+    assert all(is_valid_grid(g) for g in out[:50])
+    cli = subprocess.run(
+        [shudu_bin(), "grids", "-n", "500", "--seed", "12", "--uniform"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    assert out == cli
+    with pytest.raises(ValueError, match="sharded"):
+        shudu.grids(10, seed=1, uniform=True, shard=(0, 2))
+
+
+# ---------------------------------------------------------------------------------------------
+# Equivalence classes
+
+MOST_SYMMETRIC = (
+    "123456789456789123789123456231564897564897231897231564312645978645978312978312645"
+)
+
+
+def disguise(board: str) -> str:
+    """The board transposed, digits 1 and 2 swapped, the first two bands swapped."""
+    out = []
+    for i in range(81):
+        r, c = divmod(i, 9)
+        r = r + 3 if r < 3 else r - 3 if r < 6 else r
+        v = board[c * 9 + r]
+        out.append({"1": "2", "2": "1"}.get(v, v))
+    return "".join(out)
+
+
+def test_canonical_forms_tell_disguises_and_match_the_cli():
+    grid = shudu.solve(CLASSIC)
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    for board in (grid, puzzle):
+        c = shudu.canonical(board)
+        assert c == shudu.canonical(disguise(board))
+        assert c.form == shudu.canonical(c.form).form
+    assert shudu.canonical(grid).form.startswith("123456789")
+    assert shudu.canonical(MOST_SYMMETRIC).automorphisms == 648
+    boards = [grid, disguise(grid), puzzle, "12x"]
+    many = shudu.canonical_many(boards)
+    assert many[0] == many[1] == shudu.canonical(grid)
+    assert isinstance(many[3], ValueError)
+    cli = subprocess.run(
+        [shudu_bin(), "canon", "--automorphisms"],
+        input="\n".join(boards[:3]) + "\n", capture_output=True, text=True, check=True,
+    ).stdout.split("\n")
+    assert [line.split()[0] for line in cli if line] == [m.form for m in many[:3]]
+    with pytest.raises(ValueError):
+        shudu.canonical("1" * 80)
+
+
+def test_count_grids_is_computed():
+    assert shudu.count_grids() == 6_670_903_752_021_072_936_960

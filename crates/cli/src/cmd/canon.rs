@@ -10,10 +10,10 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
-use shudu_core::canon::{canonical_grid, Canonical, PuzzleCanonicalizer};
+use shudu_core::canon::{canonical_board, Canonical, PuzzleCanonicalizer};
 use shudu_core::error::counted;
 use shudu_core::format::{Reader, Record};
-use shudu_core::{Grid, ParseError, Puzzle};
+use shudu_core::{ParseError, Puzzle};
 
 use crate::exit;
 use crate::io::{self, Output};
@@ -47,21 +47,6 @@ pub struct CanonArgs {
 /// Records per parallel batch (bounds memory on huge inputs).
 const BATCH: usize = 1 << 14;
 
-/// The canonical form of a board: by the band table for a complete grid, by the row-by-row
-/// search otherwise (both give the same form for a complete grid).
-pub fn canonical(p: &Puzzle, canon: &mut PuzzleCanonicalizer) -> Canonical<Puzzle> {
-    match Grid::try_from(*p) {
-        Ok(g) => {
-            let c = canonical_grid(&g);
-            Canonical {
-                form: c.form.to_puzzle(),
-                automorphisms: c.automorphisms,
-            }
-        }
-        Err(_) => canon.canonical(p),
-    }
-}
-
 /// Runs `shudu canon`.
 pub fn run(args: &CanonArgs) -> Result<ExitCode> {
     io::set_threads(args.threads, usize::MAX)?;
@@ -80,7 +65,7 @@ pub fn run(args: &CanonArgs) -> Result<ExitCode> {
             .into_par_iter()
             .map_init(PuzzleCanonicalizer::new, |canon, r| {
                 r.map(|rec| {
-                    let c = canonical(&rec.puzzle, canon);
+                    let c = canonical_board(&rec.puzzle, canon);
                     (rec, c)
                 })
             })

@@ -77,7 +77,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             .map_init(PuzzleCanonicalizer::new, |canon, r| {
                 r.map(|rec| {
                     let v = verdict(&rec.puzzle);
-                    let form = crate::cmd::canon::canonical(&rec.puzzle, canon).form;
+                    let form = shudu_core::canon::canonical_board(&rec.puzzle, canon).form;
                     (rec, v, form)
                 })
             })

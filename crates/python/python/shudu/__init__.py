@@ -55,6 +55,10 @@ __all__ = [
     "shard_items",
     "grids",
     "iter_grids",
+    "Canonical",
+    "canonical",
+    "canonical_many",
+    "count_grids",
     "to_array",
     "from_array",
 ]
@@ -441,17 +445,21 @@ def iter_grids(
     first_digit: Optional[int] = None,
     wave: int = 65536,
     shard: Optional[Tuple[int, int]] = None,
+    uniform: bool = False,
 ) -> Iterator[str]:
     """Streams ``n`` distinct random complete grids, the same as ``shudu grids -n N --seed S``,
     with memory bounded by ``wave`` (the next wave is made while this one is consumed).
     ``shard=(i, k)`` streams only shard ``i`` of ``k``, as ``--shard i/k``: the shards of one
-    seed concatenate to the whole batch and are distinct across shards."""
+    seed concatenate to the whole batch and are distinct across shards. ``uniform=True`` draws
+    every grid with equal probability, as ``--uniform`` (not with ``shard``)."""
     if n < 0:
         raise ValueError(f"n {n}: expected a count >= 0")
+    if uniform and shard is not None:
+        raise ValueError("uniform grids cannot be sharded")
     items = shard_items(n, *shard) if shard is not None else range(n)
     if seed is None:
         seed = _random.getrandbits(64)
-    for w in _shudu.grid_waves(len(items), seed, first_digit, wave, items.start):
+    for w in _shudu.grid_waves(len(items), seed, first_digit, wave, items.start, uniform):
         yield from w
 
 
@@ -460,6 +468,43 @@ def grids(
     seed: Optional[int] = None,
     first_digit: Optional[int] = None,
     shard: Optional[Tuple[int, int]] = None,
+    uniform: bool = False,
 ) -> List[str]:
     """``n`` distinct random complete grids as 81-character strings (see :func:`iter_grids`)."""
-    return list(iter_grids(n, seed, first_digit, shard=shard))
+    return list(iter_grids(n, seed, first_digit, shard=shard, uniform=uniform))
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """The canonical form of a board (``shudu canon``): equal forms if and only if the boards
+    are the same up to transposing, permuting bands, rows within a band, stacks, columns within
+    a stack, and renaming digits."""
+
+    form: str
+    """The least equivalent board, 81 characters (``.`` for empty); a grid's starts ``123456789``."""
+    automorphisms: int
+    """How many of those transformations map the board to itself (1 for almost every grid)."""
+
+
+def canonical(board: PuzzleLike) -> Canonical:
+    """The canonical form of a grid or puzzle. Raises ``ValueError`` for a board that cannot be
+    read."""
+    (result, error), = _shudu.canonical_many([_text(board)])
+    if error is not None:
+        raise ValueError(error)
+    return Canonical(*result)
+
+
+def canonical_many(boards: Iterable[PuzzleLike]) -> List[Union[Canonical, ValueError]]:
+    """The canonical forms of many boards, in parallel without the GIL; a board that cannot be
+    read gives its ``ValueError`` in its place."""
+    return [
+        Canonical(*result) if error is None else ValueError(error)
+        for result, error in _shudu.canonical_many([_text(b) for b in boards])
+    ]
+
+
+def count_grids() -> int:
+    """The number of complete 9x9 grids, computed by band counting (about a second):
+    6,670,903,752,021,072,936,960."""
+    return int(_shudu.count_grids())
