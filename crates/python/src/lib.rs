@@ -560,13 +560,14 @@ fn grid_waves(
     })
 }
 
+/// One board's canonical form and automorphism count, or the message saying why it cannot be
+/// read.
+type CanonRecord = (Option<(String, u64)>, Option<String>);
+
 /// The canonical form (81 characters) and automorphism count of each board, in order; a board
 /// that cannot be read gives its error message instead. Runs on rayon's pool without the GIL.
 #[pyfunction]
-fn canonical_many(
-    py: Python<'_>,
-    boards: Vec<String>,
-) -> Vec<(Option<(String, u64)>, Option<String>)> {
+fn canonical_many(py: Python<'_>, boards: Vec<String>) -> Vec<CanonRecord> {
     py.detach(|| {
         boards
             .par_iter()
