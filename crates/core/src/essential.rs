@@ -372,6 +372,9 @@ fn fixed_bands(map: &BandMap) -> HashMap<ColumnSets, u64> {
         }
         orbits.push(cells);
     }
+    // Longer orbits first: they constrain most (an orbit of two cells in one row needs a
+    // 2-cycle of σ), so impossible maps fail at the first levels.
+    orbits.sort_by_key(|o| (std::cmp::Reverse(o.len()), o[0]));
     // Digits allowed at the start of each orbit: those whose cycle length divides its length.
     let allowed: Vec<u16> = orbits
         .iter()
@@ -383,56 +386,104 @@ fn fixed_bands(map: &BandMap) -> HashMap<ColumnSets, u64> {
             (0..9).filter(|&d| power[d] as usize == d).fold(0u16, |m, d| m | 1 << d)
         })
         .collect();
+    // back[k][m] = σ⁻ᵏ(m): digit d may start an orbit if σᵏ(d) is free at its k-th cell.
+    let longest = orbits.iter().map(Vec::len).max().unwrap_or(0);
+    let mut inverse = [0u8; 9];
+    for (d, &e) in map.digits.iter().enumerate() {
+        inverse[e as usize] = d as u8;
+    }
+    let mut back: Vec<[u16; 512]> = Vec::with_capacity(longest);
+    let mut power = [0u8, 1, 2, 3, 4, 5, 6, 7, 8];
+    for _ in 0..longest {
+        let mut t = [0u16; 512];
+        for (m, e) in t.iter_mut().enumerate() {
+            *e = map_digits(m as u16, &power);
+        }
+        back.push(t);
+        power = power.map(|d| inverse[d as usize]);
+    }
+    let search = FixedBandSearch { orbits: &orbits, allowed: &allowed, digits: &map.digits, back };
     let mut found = HashMap::new();
     let mut band = [0u8; 27];
-    fixed_bands_from(0, &orbits, &allowed, &map.digits, &mut band, [0; 3], [0; 3], &mut found);
+    search.run(0, &mut band, [0; 3], [0; 3], &mut found);
     found
 }
 
-/// The search of [`fixed_bands`] from orbit `k` on, with the digits used in each row and box.
-#[allow(clippy::too_many_arguments)]
-fn fixed_bands_from(
-    k: usize,
-    orbits: &[Vec<u8>],
-    allowed: &[u16],
-    digits: &[u8; 9],
-    band: &mut [u8; 27],
-    rows: [u16; 3],
-    boxes: [u16; 3],
-    found: &mut HashMap<ColumnSets, u64>,
-) {
-    if k == orbits.len() {
-        let mut sets = [0u16; 9];
-        for (cell, &d) in band.iter().enumerate() {
-            sets[cell % 9] |= 1 << d;
+/// The depth-first search of [`fixed_bands`].
+struct FixedBandSearch<'a> {
+    orbits: &'a [Vec<u8>],
+    allowed: &'a [u16],
+    digits: &'a [u8; 9],
+    back: Vec<[u16; 512]>,
+}
+
+impl FixedBandSearch<'_> {
+    /// The digits that can start orbit `k` given the digits used in each row and box (a digit
+    /// fits if each of its images is free at its cell; two cells of the orbit may still clash).
+    fn free(&self, k: usize, rows: &[u16; 3], boxes: &[u16; 3]) -> u16 {
+        let mut free = self.allowed[k];
+        for (step, &cell) in self.orbits[k].iter().enumerate() {
+            let used = rows[cell as usize / 9] | boxes[cell as usize % 9 / 3];
+            free &= !self.back[step][used as usize];
         }
-        *found.entry(sets).or_insert(0) += 1;
-        return;
+        free
     }
-    let first = orbits[k][0] as usize;
-    let free = allowed[k] & !rows[first / 9] & !boxes[first % 9 / 3];
-    for d in 0..9u8 {
-        if free >> d & 1 == 0 {
-            continue;
-        }
-        let (mut r, mut b) = (rows, boxes);
-        let mut e = d;
-        let mut ok = true;
-        for &cell in &orbits[k] {
-            let cell = cell as usize;
-            let bit = 1u16 << e;
-            let (ri, bi) = (cell / 9, cell % 9 / 3);
-            if (r[ri] | b[bi]) & bit != 0 {
-                ok = false;
-                break;
+
+    /// Fills the orbits not in `done`, the one with fewest fitting digits first.
+    fn run(
+        &self,
+        done: u32,
+        band: &mut [u8; 27],
+        rows: [u16; 3],
+        boxes: [u16; 3],
+        found: &mut HashMap<ColumnSets, u64>,
+    ) {
+        let n = self.orbits.len();
+        if done.count_ones() as usize == n {
+            let mut sets = [0u16; 9];
+            for (cell, &d) in band.iter().enumerate() {
+                sets[cell % 9] |= 1 << d;
             }
-            r[ri] |= bit;
-            b[bi] |= bit;
-            band[cell] = e;
-            e = digits[e as usize];
+            *found.entry(sets).or_insert(0) += 1;
+            return;
         }
-        if ok {
-            fixed_bands_from(k + 1, orbits, allowed, digits, band, r, b, found);
+        let mut best = (usize::MAX, 0u16, u32::MAX);
+        for k in 0..n {
+            if done >> k & 1 == 1 {
+                continue;
+            }
+            let free = self.free(k, &rows, &boxes);
+            if free.count_ones() < best.2 {
+                best = (k, free, free.count_ones());
+                if best.2 == 0 {
+                    return;
+                }
+            }
+        }
+        let (k, free, _) = best;
+        for d in 0..9u8 {
+            if free >> d & 1 == 0 {
+                continue;
+            }
+            let (mut r, mut b) = (rows, boxes);
+            let mut e = d;
+            let mut ok = true;
+            for &cell in &self.orbits[k] {
+                let cell = cell as usize;
+                let bit = 1u16 << e;
+                let (ri, bi) = (cell / 9, cell % 9 / 3);
+                if (r[ri] | b[bi]) & bit != 0 {
+                    ok = false;
+                    break;
+                }
+                r[ri] |= bit;
+                b[bi] |= bit;
+                band[cell] = e;
+                e = self.digits[e as usize];
+            }
+            if ok {
+                self.run(done | 1 << k, band, r, b, found);
+            }
         }
     }
 }
@@ -522,23 +573,44 @@ fn fixed_untransposed(g: &Symmetry, digits: &[u8; 9], counter: &mut BandCounter)
         if maps.iter().any(BandMap::is_positional_identity) {
             return 0;
         }
-        let fixed: Vec<HashMap<ColumnSets, u64>> = maps.iter().map(fixed_bands).collect();
+        // Stop at the first band with no fixed band; bands with the same map share the search.
+        let mut fixed: Vec<HashMap<ColumnSets, u64>> = Vec::with_capacity(3);
+        for b in 0..3 {
+            let f = match (0..b).find(|&a| maps[a] == maps[b]) {
+                Some(a) => fixed[a].clone(),
+                None => fixed_bands(&maps[b]),
+            };
+            if f.is_empty() {
+                return 0;
+            }
+            fixed.push(f);
+        }
         let mut order = [0, 1, 2];
         order.sort_by_key(|&b| fixed[b].len());
         let (x, y, z) = (&fixed[order[0]], &fixed[order[1]], &fixed[order[2]]);
-        let mut total = 0u128;
-        for (sx, &nx) in x {
-            for (sy, &ny) in y {
-                if (0..9).any(|j| sx[j] & sy[j] != 0) {
-                    continue;
-                }
-                let sz: ColumnSets = std::array::from_fn(|j| 0x1FF & !(sx[j] | sy[j]));
-                if let Some(&nz) = z.get(&sz) {
-                    total += nx as u128 * ny as u128 * nz as u128;
-                }
-            }
+        if x.is_empty() {
+            return 0;
         }
-        return total;
+        // Σ over x of n_x(S) · J(S), J(S) = Σ over y of n_y · n_z(rest); both factors are the
+        // same on relabellings of S that commute with σ, so J is computed once per orbit.
+        let centralizer = Centralizer::new(digits);
+        return centralizer
+            .orbit_sums(x)
+            .iter()
+            .map(|(sx, nx)| {
+                let mut j = 0u128;
+                for (sy, &ny) in y {
+                    if (0..9).any(|k| sx[k] & sy[k] != 0) {
+                        continue;
+                    }
+                    let sz: ColumnSets = std::array::from_fn(|k| 0x1FF & !(sx[k] | sy[k]));
+                    if let Some(&nz) = z.get(&sz) {
+                        j += ny as u128 * nz as u128;
+                    }
+                }
+                nx * j
+            })
+            .sum();
     }
     if let Some(e) = (0..3).find(|&b| to[b] == b) {
         // Bands a and b exchanged, band e fixed.
@@ -559,7 +631,8 @@ fn fixed_untransposed(g: &Symmetry, digits: &[u8; 9], counter: &mut BandCounter)
         };
         let orbits = column_orbits(&g.cols);
         let mut total = 0u128;
-        for (se, &ne) in &fixed_e {
+        // As above, the inner sum is the same on relabellings of Se that commute with σ.
+        for (se, ne) in Centralizer::new(digits).orbit_sums(&fixed_e) {
             let lacking = se.map(|m| 0x1FF & !m);
             let mut sa = [0u16; 9];
             let mut sum = 0u128;
@@ -569,7 +642,7 @@ fn fixed_untransposed(g: &Symmetry, digits: &[u8; 9], counter: &mut BandCounter)
                     Some(f) => f.get(sa).copied().unwrap_or(0) as u128,
                 };
             });
-            total += ne as u128 * sum;
+            total += ne * sum;
         }
         return total;
     }
@@ -590,6 +663,108 @@ fn fixed_untransposed(g: &Symmetry, digits: &[u8; 9], counter: &mut BandCounter)
         0
     } else {
         fixed_bands(&cycle).iter().filter(|(s, _)| fits(s)).map(|(_, &n)| n as u128).sum()
+    }
+}
+
+/// The relabellings that commute with a relabelling σ (they map the bands fixed by a map with
+/// digits σ onto bands fixed by the same map), as tables on digit sets; `None` when there are
+/// too many to be worth it (σ with many fixed digits, whose fixed bands are few).
+struct Centralizer {
+    tables: Option<Vec<[u16; 512]>>,
+}
+
+impl Centralizer {
+    fn new(sigma: &[u8; 9]) -> Centralizer {
+        // A relabelling τ commutes with σ if and only if τ(σᵏ(a)) = σᵏ(τ(a)): it maps each
+        // cycle onto a cycle of the same length, fixed by the image of the cycle's first digit.
+        let mut cycles: Vec<Vec<u8>> = Vec::new();
+        let mut seen = [false; 9];
+        for a in 0..9 {
+            if seen[a] {
+                continue;
+            }
+            let mut c = Vec::new();
+            let mut d = a;
+            while !seen[d] {
+                seen[d] = true;
+                c.push(d as u8);
+                d = sigma[d] as usize;
+            }
+            cycles.push(c);
+        }
+        let mut size = 1u64;
+        for len in 1..=9 {
+            let m = cycles.iter().filter(|c| c.len() == len).count() as u64;
+            size *= (len as u64).pow(m as u32) * (1..=m).product::<u64>();
+        }
+        if size > 5000 {
+            return Centralizer { tables: None };
+        }
+        let mut perms = Vec::new();
+        fn extend(
+            k: usize,
+            cycles: &[Vec<u8>],
+            sigma: &[u8; 9],
+            tau: &mut [u8; 9],
+            used: u16,
+            out: &mut Vec<[u8; 9]>,
+        ) {
+            if k == cycles.len() {
+                out.push(*tau);
+                return;
+            }
+            for start in 0..9u8 {
+                if used >> start & 1 == 1 {
+                    continue;
+                }
+                let mut d = start;
+                let mut u = used;
+                let mut ok = true;
+                for &a in &cycles[k] {
+                    if u >> d & 1 == 1 {
+                        ok = false;
+                        break;
+                    }
+                    tau[a as usize] = d;
+                    u |= 1 << d;
+                    d = sigma[d as usize];
+                }
+                // The target cycle must close with the same length.
+                if ok && d == start {
+                    extend(k + 1, cycles, sigma, tau, u, out);
+                }
+            }
+        }
+        extend(0, &cycles, sigma, &mut [0; 9], 0, &mut perms);
+        let tables = perms
+            .iter()
+            .map(|tau| {
+                let mut t = [0u16; 512];
+                for (m, e) in t.iter_mut().enumerate() {
+                    *e = map_digits(m as u16, tau);
+                }
+                t
+            })
+            .collect();
+        Centralizer { tables: Some(tables) }
+    }
+
+    /// The column sets of `counts` grouped by orbit under the centralizer: one member of each
+    /// orbit with the sum of the counts over the orbit.
+    fn orbit_sums(&self, counts: &HashMap<ColumnSets, u64>) -> Vec<(ColumnSets, u128)> {
+        let Some(tables) = &self.tables else {
+            return counts.iter().map(|(s, &n)| (*s, n as u128)).collect();
+        };
+        let mut sums: HashMap<ColumnSets, u128> = HashMap::new();
+        for (s, &n) in counts {
+            let least = tables
+                .iter()
+                .map(|t| s.map(|m| t[m as usize]))
+                .min()
+                .expect("the identity commutes");
+            *sums.entry(least).or_insert(0) += n as u128;
+        }
+        sums.into_iter().collect()
     }
 }
 
@@ -1029,7 +1204,7 @@ mod tests {
         let t = std::time::Instant::now();
         let mut sum = 0u128;
         for (k, c) in classes.iter().enumerate().skip(1) {
-            if c.representative.transposed && std::env::var("SKIPT").is_ok() {
+            if c.representative.transposed == std::env::var("SKIPT").is_ok() {
                 continue;
             }
             let t0 = std::time::Instant::now();
