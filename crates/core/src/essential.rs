@@ -671,6 +671,7 @@ fn fixed_untransposed(g: &Symmetry, digits: &[u8; 9], counter: &mut BandCounter)
 /// too many to be worth it (σ with many fixed digits, whose fixed bands are few).
 struct Centralizer {
     tables: Option<Vec<[u16; 512]>>,
+    perms: Vec<[u8; 9]>,
 }
 
 impl Centralizer {
@@ -698,7 +699,7 @@ impl Centralizer {
             size *= (len as u64).pow(m as u32) * (1..=m).product::<u64>();
         }
         if size > 5000 {
-            return Centralizer { tables: None };
+            return Centralizer { tables: None, perms: Vec::new() };
         }
         let mut perms = Vec::new();
         fn extend(
@@ -746,7 +747,7 @@ impl Centralizer {
                 t
             })
             .collect();
-        Centralizer { tables: Some(tables) }
+        Centralizer { tables: Some(tables), perms }
     }
 
     /// The column sets of `counts` grouped by orbit under the centralizer: one member of each
@@ -910,6 +911,156 @@ fn cycled_from(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Fixed grids of the transposition: boxes joined on row and column sets.
+
+/// The ordered partitions of the nine digits into three 3-digit sets (1,680).
+fn partitions() -> &'static [[u16; 3]] {
+    static P: OnceLock<Vec<[u16; 3]>> = OnceLock::new();
+    P.get_or_init(|| {
+        let mut v = Vec::with_capacity(1680);
+        for &a in triples() {
+            for &b in triples() {
+                if a & b == 0 {
+                    v.push([a, b, 0x1FF & !(a | b)]);
+                }
+            }
+        }
+        v
+    })
+}
+
+/// Whether every set of `r` meets every set of `c` in exactly one digit: then a box has rows `r`
+/// and columns `c`, and exactly one.
+fn orthogonal(r: &[u16; 3], c: &[u16; 3]) -> bool {
+    r.iter().all(|&x| c.iter().all(|&y| (x & y).count_ones() == 1))
+}
+
+/// The grids `X` with `Xᵀ = σ(X)` (transposition, then relabelling by `digits`).
+///
+/// Such a grid is fixed by its boxes on and above the diagonal: boxes 1, 5 and 9 are
+/// σ-symmetric (`D[j][i] = σ(D[i][j])`), box `(J, I)` is `σ` of box `(I, J)` transposed, and the
+/// grid is valid if and only if every row is (a column `j` holds `σ⁻¹` of row `j`). With `P`, `Q`,
+/// `S` the boxes 2, 3, 6 and `R`/`C` a box's row/column sets, the rows ask:
+///
+/// ```text
+/// band 1:  D₀.R ⊔ P.R ⊔ Q.R = all      band 2:  σP.C ⊔ D₁.R ⊔ S.R = all
+/// band 3:  σQ.C ⊔ σS.C ⊔ D₂.R = all    (row by row)
+/// ```
+///
+/// A box is one orthogonal pair of ordered partitions (its row sets and column sets), so for
+/// each first band the boxes `S`, `D₁`, `D₂` are counted by pairs of row-set partitions of
+/// σ-symmetric boxes (`Z₁` for `D₁`, `Z₂` for `D₂`) whose implied `S.R` and `S.C` are
+/// orthogonal. `D₀` is taken once per orbit of the relabellings that commute with σ.
+fn fixed_by_transposition(digits: &[u8; 9]) -> u128 {
+    // X = (Xᵀ)ᵀ = σ²(X): σ must be an involution.
+    if digits.iter().enumerate().any(|(d, &e)| digits[e as usize] as usize != d) {
+        return 0;
+    }
+    // σ-symmetric boxes, counted by their row sets.
+    let mut symmetric: Vec<[u8; 9]> = Vec::new();
+    let mut boxes = [0u8; 9];
+    symmetric_boxes(0, 0, digits, &mut boxes, &mut symmetric);
+    if symmetric.is_empty() {
+        return 0;
+    }
+    let row_sets = |b: &[u8; 9]| -> [u16; 3] {
+        [0, 1, 2].map(|r| (0..3).fold(0u16, |m, k| m | 1 << b[3 * r + k]))
+    };
+    let mut by_rows: HashMap<[u16; 3], u64> = HashMap::new();
+    for b in &symmetric {
+        *by_rows.entry(row_sets(b)).or_insert(0) += 1;
+    }
+    let mut inverse = [0u8; 9];
+    for (d, &e) in digits.iter().enumerate() {
+        inverse[e as usize] = d as u8;
+    }
+    let parts = partitions();
+    let index: HashMap<[u16; 3], usize> = parts.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    let orthogonals: Vec<Vec<usize>> = parts
+        .iter()
+        .map(|r| (0..parts.len()).filter(|&i| orthogonal(r, &parts[i])).collect())
+        .collect();
+    // For a column partition Y of P: the row sets S.R = all ∖ (σY ∪ Z₁) with weight d(Z₁).
+    // For a column partition Y of Q: the column sets S.C = σ⁻¹(all ∖ (σY ∪ Z₂)) with d(Z₂).
+    let mut from_p: Vec<Vec<([u16; 3], u64)>> = Vec::with_capacity(parts.len());
+    let mut from_q: Vec<Vec<([u16; 3], u64)>> = Vec::with_capacity(parts.len());
+    for y in parts {
+        let sy = y.map(|m| map_digits(m, digits));
+        let (mut p, mut q) = (Vec::new(), Vec::new());
+        for (z, &w) in &by_rows {
+            if (0..3).all(|r| z[r] & sy[r] == 0) {
+                let rest = [0, 1, 2].map(|r| 0x1FF & !(z[r] | sy[r]));
+                p.push((rest, w));
+                q.push((rest.map(|m| map_digits(m, &inverse)), w));
+            }
+        }
+        from_p.push(p);
+        from_q.push(q);
+    }
+    // D₀ by orbits of the centralizer (it maps fixed grids to fixed grids).
+    let centralizer = Centralizer::new(digits);
+    let mut orbits: HashMap<[u8; 9], u128> = HashMap::new();
+    for b in &symmetric {
+        let least = if centralizer.perms.is_empty() {
+            *b
+        } else {
+            centralizer.perms.iter().map(|t| b.map(|d| t[d as usize])).min().expect("identity")
+        };
+        *orbits.entry(least).or_insert(0) += 1;
+    }
+    let mut total = 0u128;
+    for (d0, size) in orbits {
+        let d0_rows = row_sets(&d0);
+        let mut sum = 0u128;
+        for p_rows in parts {
+            if (0..3).any(|r| p_rows[r] & d0_rows[r] != 0) {
+                continue;
+            }
+            let q_rows = [0, 1, 2].map(|r| 0x1FF & !(p_rows[r] | d0_rows[r]));
+            let (pi, qi) = (index[p_rows], index[&q_rows]);
+            for &pc in &orthogonals[pi] {
+                for &qc in &orthogonals[qi] {
+                    for (s_rows, w1) in &from_p[pc] {
+                        for (s_cols, w2) in &from_q[qc] {
+                            if orthogonal(s_rows, s_cols) {
+                                sum += (*w1 * *w2) as u128;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        total += size * sum;
+    }
+    total
+}
+
+/// The boxes `D` (digits row by row) with `D[j][i] = σ(D[i][j])`, cell by cell from `cell`.
+fn symmetric_boxes(cell: usize, used: u16, digits: &[u8; 9], b: &mut [u8; 9], out: &mut Vec<[u8; 9]>) {
+    if cell == 9 {
+        out.push(*b);
+        return;
+    }
+    let (i, j) = (cell / 3, cell % 3);
+    if j < i {
+        // Below the diagonal: the image of the cell above.
+        let d = digits[b[3 * j + i] as usize];
+        if used >> d & 1 == 0 {
+            b[cell] = d;
+            symmetric_boxes(cell + 1, used | 1 << d, digits, b, out);
+        }
+        return;
+    }
+    for d in 0..9u8 {
+        if used >> d & 1 == 1 || (i == j && digits[d as usize] != d) {
+            continue;
+        }
+        b[cell] = d;
+        symmetric_boxes(cell + 1, used | 1 << d, digits, b, out);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Fixed grids of any symmetry: depth-first search over grids starting 123456789.
 
 /// The state of the search: the grid (0..9, or 9 for empty), the digits used per house, and the
@@ -948,10 +1099,10 @@ impl Search {
             head += 1;
             let u = self.grid[c];
             // The image of c holds σ(u); the preimage of c holds σ⁻¹(u).
-            for (target, known, forward) in [
-                (maps.next[c] as usize, self.sigma[u as usize], true),
-                (maps.prev[c] as usize, self.inverse[u as usize], false),
-            ] {
+            for forward in [true, false] {
+                let target = if forward { maps.next[c] } else { maps.prev[c] } as usize;
+                // Read afresh: the first direction may have taught the relabelling something.
+                let known = if forward { self.sigma[u as usize] } else { self.inverse[u as usize] };
                 let there = self.grid[target];
                 if known != EMPTY {
                     if there == EMPTY {
@@ -965,7 +1116,7 @@ impl Search {
                     }
                 } else if there != EMPTY {
                     let (from, to) = if forward { (u, there) } else { (there, u) };
-                    if self.inverse[to as usize] != EMPTY {
+                    if self.sigma[from as usize] != EMPTY || self.inverse[to as usize] != EMPTY {
                         return false;
                     }
                     self.sigma[from as usize] = to;
@@ -1115,6 +1266,9 @@ fn search_count(s: &Search, maps: &CellMaps) -> u64 {
 pub fn fixed_grids(g: &Symmetry) -> u128 {
     assert!(*g != Symmetry::IDENTITY, "the identity fixes every grid: use count::census");
     if g.transposed {
+        if g.rows == Symmetry::IDENTITY.rows && g.cols == Symmetry::IDENTITY.cols {
+            return cycle_types().iter().map(|(sigma, n)| n * fixed_by_transposition(sigma)).sum();
+        }
         return fixed_normalized_by_search(g) as u128 * RELABELLINGS;
     }
     let mut counter = BandCounter::new();
@@ -1188,6 +1342,37 @@ pub fn essentially_different(progress: &(dyn Fn(usize, usize) + Sync)) -> Essent
 mod tests {
     use super::*;
 
+    /// Russell and Jarvis's table: (class size, F / 9!) for the 27 classes with fixed grids.
+    const RUSSELL_JARVIS: [(u64, u128); 27] = [
+        (1, 18_383_222_420_692_992),
+        (96, 21_233_664),
+        (16, 107_495_424),
+        (192, 4_204_224),
+        (64, 2_508_084),
+        (5184, 323_928),
+        (20736, 162),
+        (20736, 288),
+        (144, 14_837_760),
+        (1728, 2_592),
+        (288, 5_184),
+        (864, 2_085_120),
+        (3456, 1_296),
+        (1728, 294_912),
+        (2304, 648),
+        (1152, 6_342_480),
+        (1296, 30_258_432),
+        (10368, 1_854),
+        (93312, 288),
+        (2916, 155_492_352),
+        (69984, 13_056),
+        (972, 449_445_888),
+        (3888, 27_648),
+        (31104, 6_480),
+        (15552, 1_728),
+        (15552, 3_456),
+        (7776, 13_824),
+    ];
+
     #[test]
     fn the_positional_group_has_275_conjugacy_classes() {
         let classes = symmetry_classes();
@@ -1195,31 +1380,38 @@ mod tests {
         assert_eq!(classes.iter().map(|c| c.size).sum::<u64>(), GROUP_ORDER);
         assert_eq!(classes.iter().filter(|c| !c.representative.transposed).count(), 253);
         assert_eq!(classes[0], SymmetryClass { representative: Symmetry::IDENTITY, size: 1 });
+        assert!(classes.iter().all(|c| GROUP_ORDER % c.size == 0));
+    }
+
+    #[test]
+    fn essentially_different_grids_number_5_472_730_538() {
+        let t = std::time::Instant::now();
+        let count = essentially_different(&|_, _| {});
+        eprintln!("essentially_different: {:?}", t.elapsed());
+        assert_eq!(count.essentially_different, ESSENTIALLY_DIFFERENT);
+        assert_eq!(count.grids, crate::count::GRIDS);
+        let mut found: Vec<(u64, u128)> = count
+            .classes
+            .iter()
+            .filter(|c| c.fixed != 0)
+            .map(|c| (c.class.size, c.invariants()))
+            .collect();
+        let mut table = RUSSELL_JARVIS.to_vec();
+        found.sort();
+        table.sort();
+        assert_eq!(found, table);
+        assert!(count.classes.iter().all(|c| c.fixed % RELABELLINGS == 0));
     }
 
     #[test]
     #[ignore]
     fn explore() {
         let classes = symmetry_classes();
-        let t = std::time::Instant::now();
-        let mut sum = 0u128;
-        for (k, c) in classes.iter().enumerate().skip(1) {
-            if c.representative.transposed == std::env::var("SKIPT").is_ok() {
-                continue;
-            }
-            let t0 = std::time::Instant::now();
-            let f = fixed_grids(&c.representative);
-            sum += c.size as u128 * f;
-            if f != 0 || t0.elapsed().as_millis() > 200 {
-                eprintln!(
-                    "{k} {} size {} A {} {:?}",
-                    c.representative,
-                    c.size,
-                    f / RELABELLINGS,
-                    t0.elapsed()
-                );
-            }
+        for k in [1usize, 21, 22, 62, 116, 129, 174, 249, 252, 254, 262] {
+            let g = classes[k].representative;
+            let t = std::time::Instant::now();
+            let s = fixed_normalized_by_search(&g);
+            eprintln!("{k} {g} search {s} {:?}", t.elapsed());
         }
-        eprintln!("total {:?} sum {}", t.elapsed(), sum);
     }
 }
