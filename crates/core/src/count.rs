@@ -23,7 +23,6 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-
 use crate::canon::{band_class_automorphisms, band_class_count, band_class_least};
 
 /// The number of complete grids, as Felgenhauer and Jarvis found it (the computation here is
@@ -31,7 +30,14 @@ use crate::canon::{band_class_automorphisms, band_class_count, band_class_least}
 pub const GRIDS: u128 = 6_670_903_752_021_072_936_960;
 
 /// The orderings of three things.
-const PERM3: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+const PERM3: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 /// For each of the 9 columns of a band, its three digits as bits 0..9 (digit `d` is bit `d - 1`).
 pub type ColumnSets = [u16; 9];
@@ -96,7 +102,12 @@ fn pattern(stacks: [[u8; 9]; 3]) -> u64 {
 pub fn bands_with_column_sets(sets: &ColumnSets) -> u64 {
     let rows_of = |s: usize| -> Vec<[u16; 3]> {
         let digits: Vec<Vec<u16>> = (0..3)
-            .map(|k| (0..9).filter(|d| sets[3 * s + k] >> d & 1 == 1).map(|d| 1 << d).collect())
+            .map(|k| {
+                (0..9)
+                    .filter(|d| sets[3 * s + k] >> d & 1 == 1)
+                    .map(|d| 1 << d)
+                    .collect()
+            })
             .collect();
         let mut v = Vec::with_capacity(216);
         for o in 0..216 {
@@ -143,7 +154,10 @@ fn split_weights(sets: &ColumnSets) -> Vec<u64> {
     let stacks: Vec<Vec<[u16; 3]>> = (0..3)
         .map(|s| stack_splits([lacking[3 * s], lacking[3 * s + 1], lacking[3 * s + 2]]))
         .collect();
-    assert!(stacks.iter().all(|v| v.len() == 56), "not the column sets of a band");
+    assert!(
+        stacks.iter().all(|v| v.len() == 56),
+        "not the column sets of a band"
+    );
     // Per stack and split: the columns of each digit in the middle band and in the bottom one.
     let at: Vec<Vec<([u8; 9], [u8; 9])>> = (0..3)
         .map(|s| {
@@ -166,8 +180,11 @@ fn split_weights(sets: &ColumnSets) -> Vec<u64> {
             let mut s = [0u16; 9];
             for st in 0..3 {
                 for k in 0..3 {
-                    s[3 * st + k] =
-                        if bottom { lacking[3 * st + k] & !mid[st][k] } else { mid[st][k] };
+                    s[3 * st + k] = if bottom {
+                        lacking[3 * st + k] & !mid[st][k]
+                    } else {
+                        mid[st][k]
+                    };
                 }
             }
             let n = bands_with_column_sets(&s);
@@ -292,8 +309,15 @@ pub fn census(progress: &(dyn Fn(usize, usize) + Sync)) -> Census {
             gangster: gangster[c],
         })
         .collect();
-    let grids = classes.iter().map(|c| c.bands as u128 * c.completions as u128).sum();
-    Census { classes, gangsters: firsts.len(), grids }
+    let grids = classes
+        .iter()
+        .map(|c| c.bands as u128 * c.completions as u128)
+        .sum();
+    Census {
+        classes,
+        gangsters: firsts.len(),
+        grids,
+    }
 }
 
 #[cfg(test)]
@@ -306,7 +330,10 @@ mod tests {
         let c = census(&|_, _| {});
         eprintln!("census {:?}", t.elapsed());
         assert_eq!(c.gangsters, 44);
-        assert_eq!(c.classes.iter().map(|c| c.bands).sum::<u64>(), 948_109_639_680);
+        assert_eq!(
+            c.classes.iter().map(|c| c.bands).sum::<u64>(),
+            948_109_639_680
+        );
         assert_eq!(c.grids, GRIDS);
         // Every class of one gangster class has its completions computed alike.
         for k in [5, 100, 415] {
@@ -319,18 +346,29 @@ mod tests {
     fn the_pure_band_has_the_completions_felgenhauer_and_jarvis_list() {
         // Their table lists 108,374,976 for this band, counting completions up to the 72
         // orderings they fix in the middle band's first box column.
-        let band: Vec<u8> = "123456789456789123789123456".bytes().map(|b| b - b'0').collect();
-        assert_eq!(completions(&column_sets(&band.try_into().unwrap())), 72 * 108_374_976);
+        let band: Vec<u8> = "123456789456789123789123456"
+            .bytes()
+            .map(|b| b - b'0')
+            .collect();
+        assert_eq!(
+            completions(&column_sets(&band.try_into().unwrap())),
+            72 * 108_374_976
+        );
     }
 
     #[test]
     fn bands_with_column_sets_matches_enumeration() {
         // Every arrangement of each column's digits over the three rows, kept when each row
         // holds nine different digits.
-        let band: Vec<u8> = "123456789456789132789123465".bytes().map(|b| b - b'0').collect();
+        let band: Vec<u8> = "123456789456789132789123465"
+            .bytes()
+            .map(|b| b - b'0')
+            .collect();
         let sets = column_sets(&band.try_into().unwrap());
-        let digits: Vec<Vec<u8>> =
-            sets.iter().map(|&m| (0..9).filter(|d| m >> d & 1 == 1).collect()).collect();
+        let digits: Vec<Vec<u8>> = sets
+            .iter()
+            .map(|&m| (0..9).filter(|d| m >> d & 1 == 1).collect())
+            .collect();
         let mut n = 0;
         for code in 0..6usize.pow(9) {
             let mut rows = [0u16; 3];
