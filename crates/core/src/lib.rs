@@ -29,6 +29,7 @@ pub mod bitset;
 pub mod canon;
 pub mod count;
 pub mod error;
+pub mod essential;
 pub mod format;
 pub mod generate;
 pub mod grid;
