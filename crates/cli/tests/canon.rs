@@ -275,3 +275,25 @@ fn uniform_grids_cannot_be_sharded() {
         .code(2)
         .stderr(contains("--shard"));
 }
+
+#[test]
+fn count_computes_the_essentially_different_grids() {
+    let out = shudu()
+        .arg("count")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("complete grids: 6670903752021072936960 "));
+    assert!(
+        lines[1].starts_with(
+            "essentially different grids: 5472730538 (Burnside's lemma over the 275 conjugacy \
+             classes of the 3,359,232 positional symmetries, 27 of which fix some grid"
+        ),
+        "{}",
+        lines[1]
+    );
+}

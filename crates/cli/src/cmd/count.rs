@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 use shudu_core::count::{census, Census};
+use shudu_core::essential::essentially_different;
 
 use crate::io::{self, Output};
 
@@ -92,7 +93,23 @@ fn write_bands(text: &mut String, c: &Census) {
     }
 }
 
-/// The essentially different grids (Burnside's lemma).
-fn write_essential(_text: &mut String) -> Result<()> {
+/// The essentially different grids (Burnside's lemma), with the classes of the positional
+/// group that fix any grid (up to relabelling).
+fn write_essential(text: &mut String) -> Result<()> {
+    let started = Instant::now();
+    let bar = io::progress(275, "conjugacy classes", 0);
+    let e = essentially_different(&|_, _| bar.inc(1));
+    bar.finish_and_clear();
+    let took = started.elapsed();
+    let fixing = e.classes.iter().filter(|c| c.fixed > 0).count();
+    let _ = writeln!(
+        text,
+        "essentially different grids: {} (Burnside's lemma over the {} conjugacy classes of the \
+         3,359,232 positional symmetries, {fixing} of which fix some grid up to relabelling; \
+         {:.1} s)",
+        e.essentially_different,
+        e.classes.len(),
+        took.as_secs_f64()
+    );
     Ok(())
 }
