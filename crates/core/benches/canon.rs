@@ -1,6 +1,7 @@
 //! Canonical forms, single thread. `cargo bench -p shudu-core --bench canon`.
 //!
-//! Grids: 1,000 random grids. Puzzles: the first 2,000 of each shared data set.
+//! Grids: 1,000 random grids. Puzzles: the first 2,000 of each shared data set. Uniform grids:
+//! 1,000 drawn by `count::UniformGrids`.
 #![allow(missing_docs)] // criterion_group! makes undocumented public functions
 
 mod data;
@@ -28,6 +29,18 @@ fn canon(c: &mut Criterion) {
             grids
                 .iter()
                 .map(|g| canonical_grid(g).automorphisms)
+                .sum::<u64>()
+        })
+    });
+    // Uniform grids (count::UniformGrids): the sampler and its band table built outside the
+    // timing; its band-count memo warms up in the first iterations.
+    let sampler = shudu_core::count::UniformGrids::get();
+    let mut rng = rng_for(17, 0);
+    group.throughput(Throughput::Elements(1000));
+    group.bench_function("uniform_grid_x1000", |b| {
+        b.iter(|| {
+            (0..1000)
+                .map(|_| sampler.sample(&mut rng).as_bytes()[80] as u64)
                 .sum::<u64>()
         })
     });
