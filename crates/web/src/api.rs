@@ -485,19 +485,41 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
                 .map(|c| (c, solution.get(c)))
                 .collect();
             if !missing.is_empty() {
+                // Applying puts back every candidate the cell's notes left out, so the hint
+                // never tells which one was its digit.
                 let cells: Vec<usize> = missing.iter().map(|(c, _)| c.as_index()).collect();
+                let restore: Vec<(Cell, Digit)> = missing
+                    .iter()
+                    .flat_map(|&(c, _)| {
+                        let have = m[c.as_index()];
+                        b.candidates(c)
+                            .iter()
+                            .filter(move |&d| !have.contains(d))
+                            .map(move |d| (c, d))
+                    })
+                    .collect();
+                let (one, n) = (missing.len() == 1, missing.len());
                 return Ok(HintInfo {
-                    technique_text: "A pencil mark you removed was needed.".into(),
-                    where_text: format!("Look at the marks in {}.", list_cells(cells.clone())),
-                    text: format!(
-                        "The marks in {} leave out the digit that belongs there. Applying this \
-                         hint puts {} back.",
+                    technique_text: if one {
+                        "Your notes leave out a cell's digit.".into()
+                    } else {
+                        format!("Your notes leave out the digit of {n} cells.")
+                    },
+                    where_text: format!(
+                        "Your notes in {} leave out {} digit.",
                         list_cells(cells.clone()),
-                        if missing.len() == 1 { "it" } else { "them" }
+                        if one { "its" } else { "their" }
+                    ),
+                    text: format!(
+                        "Your notes in {} leave out {} digit, so no step can be trusted \
+                         there. Applying this hint puts back every candidate {} notes left out.",
+                        list_cells(cells.clone()),
+                        if one { "its" } else { "their" },
+                        if one { "its" } else { "their" }
                     ),
                     cells,
-                    restore_marks: cell_digits(&missing),
-                    ..empty_hint("mistake", "Missing pencil mark")
+                    restore_marks: cell_digits(&restore),
+                    ..empty_hint("mistake", "Notes leave out a digit")
                 });
             }
             // Cells without marks count as holding every candidate.
@@ -522,7 +544,9 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
             cells: step.cells.iter().map(|c| c.as_index()).collect(),
             houses: step.houses.iter().copied().map(house_info).collect(),
             placements: cell_digits(&step.placements),
-            eliminations: cell_digits(&step.eliminations),
+            // A direct step applies its placement alone, but its text names the candidates it
+            // removes on the way: the player sees them struck out and Apply removes them too.
+            eliminations: cell_digits(&[&step.eliminations[..], &step.shown_eliminations[..]].concat()),
             clear: vec![],
             restore_marks: vec![],
         });
