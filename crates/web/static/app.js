@@ -142,7 +142,7 @@ function conflictsOf(vals) {
 // Changes, undo and redo. A move is a list of [cell, oldValue, oldMarks, newValue, newMarks].
 
 function commit(changes, label) {
-  if (!game || game.solved || ui.paused) return false;
+  if (!game || game.solved || ui.paused || ui.loading) return false;
   const move = [];
   for (const [i, next] of changes) {
     const v = next.v ?? game.values[i];
@@ -156,12 +156,18 @@ function commit(changes, label) {
   }
   game.history.push({ k: label, c: move });
   game.future = [];
+  if (!game.counted) {
+    // A game counts as started on its first move, not when it is dealt or imported.
+    game.counted = true;
+    bandStats(game.band).started++;
+    store(STORE.stats, stats);
+  }
   afterChange();
   return true;
 }
 
 function undo() {
-  if (!game || game.solved || ui.paused || game.history.length === 0) return;
+  if (!game || game.solved || ui.paused || ui.loading || game.history.length === 0) return;
   const move = game.history.pop();
   for (const [i, v, m] of move.c) {
     game.values[i] = v;
@@ -173,7 +179,7 @@ function undo() {
 }
 
 function redo() {
-  if (!game || game.solved || ui.paused || game.future.length === 0) return;
+  if (!game || game.solved || ui.paused || ui.loading || game.future.length === 0) return;
   const move = game.future.pop();
   for (const [i, , , v, m] of move.c) {
     game.values[i] = v;
@@ -193,6 +199,11 @@ function describeMove(move) {
 function afterChange() {
   ui.wrong.clear();
   ui.flash = null;
+  // A hint belongs to its position: after any move it would show text without highlights.
+  if (ui.hint && ui.hint.key !== positionKey()) {
+    ui.hint = null;
+    hideHint();
+  }
   saveGame();
   render();
   checkWin();
@@ -211,7 +222,7 @@ function placement(i, d, changes = new Map()) {
 }
 
 function enterDigit(d, asMark) {
-  if (!game || game.solved || ui.paused) return;
+  if (!game || game.solved || ui.paused || ui.loading) return;
   const i = ui.selected;
   if (givenAt(i)) {
     toast(`${cellName(i)} is a given.`);
@@ -239,7 +250,7 @@ function enterDigit(d, asMark) {
 }
 
 function erase() {
-  if (!game || game.solved || ui.paused) return;
+  if (!game || game.solved || ui.paused || ui.loading) return;
   const i = ui.selected;
   if (givenAt(i)) return;
   if (game.values[i]) commit(new Map([[i, { v: 0 }]]), 'erase');
@@ -251,13 +262,17 @@ function fillCandidates() {
   const vals = boardValues();
   const changes = new Map();
   for (let i = 0; i < 81; i++) if (!vals[i]) changes.set(i, { m: candidatesOf(i, vals) });
+  const was = game.filled;
+  game.filled = true; // from now on the notes are meant to be complete: hints judge them
   if (commit(changes, 'fill')) announce('Filled every empty cell with its candidates.');
+  else if (!was) saveGame();
 }
 
 function clearMarks() {
   if (!game) return;
   const changes = new Map();
   for (let i = 0; i < 81; i++) if (game.marks[i]) changes.set(i, { m: 0 });
+  game.filled = false;
   if (commit(changes, 'clear')) announce('Cleared every pencil mark.');
 }
 
@@ -265,7 +280,8 @@ function clearMarks() {
 // Timer. `game.elapsed` holds the finished stretches; `ui.since` the start of the running one.
 
 function clockRunning() {
-  return !!game && !game.solved && !ui.paused && !ui.loading && !document.hidden;
+  return !!game && !game.solved && !ui.paused && !ui.loading && !document.hidden &&
+    !document.querySelector('dialog[open]');
 }
 
 function syncClock() {
@@ -373,11 +389,14 @@ function render() {
   const hintPlace = new Map();
   const hintElim = new Map();
   if (hint && hint.stage >= 2) {
-    for (const i of hint.data.cells) hintCells.add(i);
-    for (const h of hint.data.houses) {
-      const k = h.kind === 'row' ? h.index : h.kind === 'col' ? 9 + h.index : 18 + h.index;
-      for (const i of HOUSES[k]) hintHouse.add(i);
+    // Stage 2 tints the houses to look at (for a step without houses, the boxes of its
+    // cells, as its text says); the cells themselves would give the step away until stage 3.
+    const houses = hint.data.houses.map((h) => (h.kind === 'row' ? h.index : h.kind === 'col' ? 9 + h.index : 18 + h.index));
+    if (houses.length === 0 && hint.data.kind === 'step') {
+      for (const i of hint.data.cells) if (!houses.includes(18 + box(i))) houses.push(18 + box(i));
     }
+    for (const k of houses) for (const i of HOUSES[k]) hintHouse.add(i);
+    if (hint.stage >= 3 || hint.data.kind !== 'step') for (const i of hint.data.cells) hintCells.add(i);
   }
   // The digits the step is about, shown as candidates in its cells at the last stage.
   const hintKey = new Map();
@@ -387,7 +406,11 @@ function render() {
     let digits = 0;
     for (const { digit } of [...hint.data.placements, ...hint.data.eliminations]) digits |= bit(digit);
     for (const i of hint.data.cells) {
-      const shown = (game.marks[i] || candidatesOf(i, vals)) & digits;
+      const cands = game.marks[i] || candidatesOf(i, vals);
+      // A cell that loses candidates itself (a hidden set) keys the digits it keeps; any other
+      // cell keys the step's digits among its candidates (a naked set, a fish's corners).
+      const elim = hintElim.get(i) || 0;
+      const shown = elim ? cands & ~elim : cands & digits;
       if (!vals[i] && shown) hintKey.set(i, shown);
     }
   }
@@ -400,7 +423,9 @@ function render() {
     else if (v) cls.push('entry');
     if (i === sel) cls.push('selected');
     else if (row(i) === row(sel) || col(i) === col(sel) || box(i) === box(sel)) cls.push('peer');
-    if (settings.same && selVal && v === selVal && i !== sel) cls.push('same');
+    // The same-digit highlight would compete with a hint's drawing: off while a hint shows.
+    const sameOn = settings.same && !(hint && hint.stage >= 2 && !$('hint-panel').hidden);
+    if (sameOn && selVal && v === selVal && i !== sel) cls.push('same');
     if (shownConflicts.has(i)) cls.push('conflict');
     if (ui.wrong.has(i)) cls.push('wrong');
     if (hintCells.has(i)) cls.push('hint-cell');
@@ -425,7 +450,7 @@ function render() {
         html = '<span class="marks">' + [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => {
           if (!(shown & bit(d))) return '<span></span>';
           const k = ['m'];
-          if (settings.same && selVal === d) k.push('m-same');
+          if (sameOn && selVal === d) k.push('m-same');
           if (key & bit(d)) k.push('m-key');
           if (elim & bit(d)) k.push('m-elim');
           return `<span class="${k.join(' ')}">${d}</span>`;
@@ -470,7 +495,7 @@ function render() {
   for (const id of ['erase', 'fill-marks', 'clear-marks', 'hint', 'check', 'first-mistake', 'pencil']) {
     $(id).disabled = game.solved || ui.paused;
   }
-  for (const b of keys) b.disabled = game.solved || ui.paused;
+  for (const b of keys) b.disabled = game.solved || ui.paused || ui.loading;
   $('pause').disabled = game.solved;
   if (ui.paused) {
     $('undo').disabled = true;
@@ -571,6 +596,9 @@ function startGame(info, entries) {
     elapsed: 0,
     solved: false,
     hints: 0,
+    applied: 0, // hints applied: a game finished with one sets no best time
+    filled: false, // whether the notes were filled with every candidate (hints judge them then)
+    counted: false, // counted as started: on the first move
     created: Date.now(),
   };
   if (entries) {
@@ -579,8 +607,6 @@ function startGame(info, entries) {
       if (d && !givenAt(i)) game.values[i] = d;
     }
   }
-  bandStats(game.band).started++;
-  store(STORE.stats, stats);
   ui.hint = null;
   ui.wrong.clear();
   ui.flash = null;
@@ -601,6 +627,7 @@ function setLoading(on, text = 'Making a puzzle…') {
   $('loading-text').textContent = text;
   $('new-game').disabled = on;
   syncClock();
+  render();
 }
 
 async function newGame(confirmFirst = true) {
@@ -639,13 +666,16 @@ function checkWin() {
   const s = bandStats(game.band);
   s.solved++;
   s.total += game.elapsed;
-  const record = s.best == null || game.elapsed < s.best;
+  // A best time is one the player earned: a game finished with an applied hint sets none.
+  const eligible = !game.applied;
+  const record = eligible && (s.best == null || game.elapsed < s.best);
   if (record) s.best = game.elapsed;
   store(STORE.stats, stats);
   saveGame();
   render();
   $('win-text').textContent = `You solved this ${LABEL[game.band].toLowerCase()} puzzle` +
-    (settings.timer ? ` in ${formatTime(game.elapsed)}.` : '.') + (record && s.solved > 1 ? ' A new best time!' : '');
+    (settings.timer ? ` in ${formatTime(game.elapsed)}.` : '.') + (record && s.solved > 1 ? ' A new best time!' : '') +
+    (eligible ? '' : ' Games finished with an applied hint set no best time.');
   $('win-stats').innerHTML = [
     ['Rating', game.rating ?? '—'],
     ['Hints', String(game.hints)],
@@ -665,6 +695,11 @@ const STAGE_BUTTON = { 1: 'Show where', 2: 'Show the step', 3: 'Apply' };
 async function hintPress() {
   if (!game || game.solved || ui.paused) return;
   const key = positionKey();
+  if (ui.hint && ui.hint.key === key && $('hint-panel').hidden) {
+    // Reopening the hint of this position: the same stage, not a second hint.
+    showHint();
+    return;
+  }
   if (!ui.hint || ui.hint.key !== key) {
     try {
       $('hint').disabled = true;
@@ -672,7 +707,11 @@ async function hintPress() {
       $('hint-stage').textContent = 'Hint';
       $('hint-text').textContent = 'Looking for the next step…';
       $('hint-next').hidden = true;
-      const data = await api('/api/hint', { givens: game.puzzle, entries: entriesLine(), marks: marksList() });
+      // Notes are judged only once the player has filled every candidate: partial notes are
+      // reminders, not claims, and never a mistake.
+      const body = { givens: game.puzzle, entries: entriesLine() };
+      if (game.filled) body.marks = marksList();
+      const data = await api('/api/hint', body);
       ui.hint = { key, data, stage: 1 };
       game.hints++;
       saveGame();
@@ -730,8 +769,14 @@ function applyHint() {
   }
   ui.hint = null;
   hideHint();
-  if (commit(changes, 'hint')) announce('Applied the hint.');
-  else render();
+  // Counted before the move, which may finish the game.
+  game.applied = (game.applied || 0) + 1;
+  if (commit(changes, 'hint')) {
+    announce('Applied the hint.');
+  } else {
+    game.applied--;
+    render();
+  }
 }
 
 async function check() {
@@ -1016,7 +1061,8 @@ function wire() {
   $('clear-marks').addEventListener('click', clearMarks);
   $('hint').addEventListener('click', hintPress);
   $('hint-next').addEventListener('click', hintPress);
-  $('hint-close').addEventListener('click', () => { ui.hint = null; hideHint(); render(); });
+  // Closing keeps the hint: reopening it at the same position shows the same stage.
+  $('hint-close').addEventListener('click', () => { hideHint(); render(); focusCell(); });
   $('check').addEventListener('click', check);
   $('first-mistake').addEventListener('click', firstMistake);
   $('pause').addEventListener('click', () => setPaused(!ui.paused));
@@ -1029,6 +1075,9 @@ function wire() {
     });
   }
   $('dlg-win').addEventListener('close', () => focusCell());
+  // The clock stops while a dialog is open (help, settings, statistics, print...).
+  const dialogs = new MutationObserver(() => { syncClock(); showTime(); });
+  for (const dlg of document.querySelectorAll('dialog')) dialogs.observe(dlg, { attributes: true, attributeFilter: ['open'] });
   $('win-new').addEventListener('click', () => { $('dlg-win').close(); newGame(false); });
 
   $('open-import').addEventListener('click', () => {
@@ -1121,6 +1170,7 @@ async function main() {
   const saved = load(STORE.game, null);
   if (validGame(saved)) {
     game = saved;
+    if (game.counted === undefined) game.counted = true; // saved before games counted on the first move
     // Time runs from now; what ran before the reload was saved in `elapsed`.
     applySettings();
     render();
