@@ -375,5 +375,44 @@ await step('bug 7: a game finished with an applied hint sets no best time; impor
   assertEq(await startedAll(), started + 1, 'the first move starts it');
 });
 
+await step('hints teach: stage 2 tints a house and names no cell; stage 3 says the outcome; each technique explained', async () => {
+  await open();
+  await importPuzzle(DIRECT);
+  await page.click('#fill-marks');
+  await openHint();
+  assert(await page.isVisible('#hint-learn'), 'a "what is" link from stage 1');
+  await page.click('#hint-learn summary');
+  assert((await page.textContent('#hint-learn-text')).length > 40, 'an explanation');
+  await page.click('#hint-next');
+  assert(!/r\dc\d/.test(await page.textContent('#hint-text')), 'stage 2 names no cell');
+  assertEq(await page.locator('.cell.hint-cell').count(), 0, 'stage 2 highlights no cell');
+  assert(await page.locator('.cell.hint-house').count() >= 9, 'stage 2 tints a house');
+  await page.click('#hint-next');
+  assert(/^So r\dc\d (can't be|is) /.test(await page.textContent('#hint-result')), 'stage 3 ends with the outcome');
+  assert(await page.locator('.cell.hint-cell').count() > 0, 'stage 3 shows the cells');
+});
+
+await step('phone: the grid fills a landscape screen; 44 px targets; remaining counts are badges', async () => {
+  await open({ viewport: { width: 844, height: 390 }, hasTouch: true, isMobile: true });
+  const b = await box('#board');
+  assert(b.height >= 320 && within(b, 844, 390), `the grid fills the height: ${JSON.stringify(b)}`);
+  for (const sel of ['#pause', '#hint', '#undo', '.key[data-d="5"]', '#open-settings', '#new-game']) {
+    const t = await box(sel);
+    assert(t.width >= 44 && t.height >= 44 && within(t, 844, 390), `${sel} is a 44 px target on screen: ${JSON.stringify(t)}`);
+  }
+  if (look) await page.screenshot({ path: path.join(shots, 'look-phone-landscape.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const sel of ['#pause', '#hint', '#open-import', '#hint']) {
+    const t = await box(sel);
+    assert(t.width >= 44 && t.height >= 44, `${sel} is a 44 px target in portrait: ${JSON.stringify(t)}`);
+  }
+  assert(/Enter puzzle/.test(await page.textContent('#open-import')), 'the menu item says what it does');
+  const badge = await page.locator('.key[data-d="5"] .key-left').evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { radius: parseFloat(s.borderTopLeftRadius), bg: s.backgroundColor };
+  });
+  assert(badge.radius >= 6 && badge.bg !== 'rgba(0, 0, 0, 0)', `a badge: ${JSON.stringify(badge)}`);
+});
+
 await browser.close();
 console.log(`${passed} passed, 0 failed`);

@@ -431,6 +431,7 @@ function render() {
     if (hintCells.has(i)) cls.push('hint-cell');
     if (hintHouse.has(i)) cls.push('hint-house');
     if (hintPlace.has(i)) cls.push('hint-place');
+    else if (hintElim.has(i) && !hintCells.has(i)) cls.push('hint-target');
     if (ui.flash === i) cls.push('flash');
 
     let html;
@@ -688,6 +689,59 @@ function checkWin() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// What each technique is: a short explanation a hint links to, for every technique the grader
+// can name. Matched on the start of the technique's name, most specific first.
+
+const LEARN = [
+  ['Full House', 'A house (row, column or box) with one empty cell: that cell takes the one digit the house is missing.'],
+  ['Naked Single', 'A cell whose row, column and box together already hold eight different digits: only the ninth can go there.'],
+  ['Hidden Single', 'A digit that has only one place left in a row, column or box: it goes there, whatever else that cell could hold.'],
+  ['Direct Pointing', 'Pointing (a digit confined to one line inside a box) that leaves a hidden single: the step places that digit.'],
+  ['Direct Claiming', 'Claiming (a digit confined to one box inside a line) that leaves a hidden single: the step places that digit.'],
+  ['Pointing', 'Inside a box, a digit can only go in cells of one row or column. Whichever of them holds it, that line gets it from this box, so the rest of the line cannot hold it.'],
+  ['Claiming', 'Inside a row or column, a digit can only go in cells of one box. Whichever holds it, the box gets it from this line, so the rest of the box cannot hold it.'],
+  ['Direct Hidden', 'A hidden pair or triplet whose clean-up leaves a digit with a single place in the house: the step places that digit.'],
+  ['Naked Pair', 'Two cells of a house that can only hold the same two digits: those digits go in those cells, so no other cell of the house can hold them.'],
+  ['Naked Triplet', 'Three cells of a house whose candidates together are just three digits: the three digits go in those cells, so the rest of the house loses them.'],
+  ['Naked Quad', 'Four cells of a house whose candidates together are just four digits: the rest of the house loses those digits.'],
+  ['Hidden Pair', 'Two digits that, in some house, can only go in the same two cells: those cells must hold those digits, so every other candidate leaves them.'],
+  ['Hidden Triplet', 'Three digits confined to the same three cells of a house: those cells hold them, so their other candidates go.'],
+  ['Hidden Quad', 'Four digits confined to the same four cells of a house: those cells lose every other candidate.'],
+  ['Finned', 'A fish (X-Wing, Swordfish, Jellyfish) with an extra candidate, the fin. Either the fish holds, or the fin is the digit; only cells that see the fin and lie on the fish\'s cover lines lose the digit.'],
+  ['Sashimi', 'A finned fish whose base lacks one corner: the fin stands in for it. Cells that see the fin and lie on the cover lines lose the digit.'],
+  ['X-Wing', 'A digit with exactly two places in each of two rows, in the same two columns. It fills opposite corners of that rectangle, so the rest of both columns loses it (and the same with rows and columns swapped).'],
+  ['Swordfish', 'An X-Wing with three lines: a digit whose places in three rows lie in the same three columns. The rest of those columns loses it.'],
+  ['Jellyfish', 'The same with four lines: a digit whose places in four rows lie in four columns; the rest of those columns loses it.'],
+  ['Skyscraper', 'A digit with two places in each of two lines, one end of each aligned. One of the two loose ends holds the digit, so any cell seeing both loose ends loses it.'],
+  ['2-String Kite', 'A digit with two places in a row and two in a column, one of each in the same box. One of the two far ends holds the digit, so a cell seeing both loses it.'],
+  ['Turbot Fish', 'A short chain of strong links on one digit (two places in a house): one of its ends holds the digit, so a cell seeing both ends loses it.'],
+  ['Empty Rectangle', 'In a box, a digit\'s places form an L along one row and one column. Together with a strong link outside the box, it shows one cell that cannot hold the digit.'],
+  ['Simple Colouring', 'Follow one digit through houses where it has exactly two places, colouring them alternately. One colour is the truth: a cell seeing both colours loses the digit.'],
+  ['W-Wing', 'Two cells with the same two candidates, joined by a strong link on one of them: the other digit goes in one of the two cells, so a cell seeing both loses it.'],
+  ['XY-Wing', 'A pivot cell with two candidates and two pincers, each sharing one candidate with the pivot and the third digit with each other. Whatever the pivot is, one pincer is that third digit, so cells seeing both pincers lose it.'],
+  ['XYZ-Wing', 'An XY-Wing whose pivot also holds the third digit: cells seeing the pivot and both pincers lose it.'],
+  ['ALS-XZ', 'Two almost locked sets (n cells with n+1 digits) joined by a digit X they cannot both hold: then a digit Z they share goes in one of them, and cells seeing every Z of both lose it.'],
+  ['Aligned', 'Two (or three) cells that see each other cannot take a pair of digits that would empty a cell they both see: combinations are ruled out until a candidate goes.'],
+  ['Unique Rectangle', 'Four cells in two rows, two columns and two boxes cannot end with the same two digits: the puzzle would have two solutions. So a candidate that would complete that deadly pattern goes.'],
+  ['Unique Loop', 'Like a unique rectangle, with a longer loop of cells that cannot all end with the same two digits.'],
+  ['BUG', 'Bivalue universal grave: if every empty cell had two candidates, the puzzle would have two solutions. The one cell with three must take the digit that breaks that pattern.'],
+  ['Bidirectional', 'A closed loop of links, alternately strong and weak: every weak link in it is in fact strong, which removes the digit from cells outside the loop that see both ends of a link.'],
+  ['Forcing X-Chain', 'A chain of links on one digit: if one end is false the other end is true. A cell seeing both ends loses the digit (or a contradiction places it).'],
+  ['Forcing Chain', 'A chain of alternating "if not this, then that" links: assuming a candidate leads to a contradiction, or both ends agree, so the step follows.'],
+  ['Cell Forcing', 'Every candidate of one cell, followed through chains, leads to the same conclusion: so it is true whichever digit the cell holds.'],
+  ['Region Forcing', 'Every place of a digit in a house, followed through chains, leads to the same conclusion: so it is true wherever the digit goes.'],
+  ['Dynamic', 'Forcing chains that also use what earlier steps of the chain have placed: longer reasoning, found by trial and contradiction.'],
+  ['Nishio', 'Assume one candidate and follow only that digit: if it leads to a contradiction, the candidate is false.'],
+  ['Nested', 'Forcing chains that call on other forcing chains: the deepest reasoning the solver knows.'],
+];
+
+function learnAbout(technique) {
+  const found = LEARN.find(([name]) => technique.startsWith(name)) ||
+    LEARN.find(([name]) => technique.includes(name));
+  return found ? found[1] : null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Hints, check, first mistake
 
 const STAGE_BUTTON = { 1: 'Show where', 2: 'Show the step', 3: 'Apply' };
@@ -742,6 +796,19 @@ function showHint() {
     : d.kind === 'mistake' ? 'A mistake' : d.kind === 'reveal' ? 'No known technique' : 'Solved';
   $('hint-stage').textContent = `Hint ${h.stage} of 3 · ${title}`;
   $('hint-text').textContent = h.stage === 1 ? d.technique_text : h.stage === 2 ? (d.where_text || d.technique_text) : d.text;
+  $('hint-result').hidden = !(h.stage >= 3 && d.result_text);
+  $('hint-result').textContent = d.result_text || '';
+  // What the technique is: open to read at any stage, as it says nothing of where the step is.
+  const about = d.kind === 'step' ? learnAbout(d.technique) : null;
+  $('hint-learn').hidden = !about;
+  if (about) {
+    const name = d.technique.replace(/ \(\+\)$/, '');
+    if ($('hint-learn-title').textContent !== `What is ${/^[AEIOUX]/.test(name) ? 'an' : 'a'} ${name}?`) {
+      $('hint-learn').open = false;
+      $('hint-learn-title').textContent = `What is ${/^[AEIOUX]/.test(name) ? 'an' : 'a'} ${name}?`;
+    }
+    $('hint-learn-text').textContent = about;
+  }
   const next = $('hint-next');
   next.hidden = d.kind === 'solved';
   next.textContent = STAGE_BUTTON[h.stage];

@@ -602,6 +602,12 @@ async fn a_direct_hint_sends_the_candidates_its_text_removes() {
     assert_eq!(elims.len(), step.shown_eliminations.len(), "{v}");
     assert!(!elims.is_empty(), "{v}");
     assert_eq!(v["placements"].as_array().unwrap().len(), 1, "{v}");
+    // Stage 3 ends with the outcome in plain words.
+    let result = v["result_text"].as_str().unwrap();
+    assert!(
+        result.starts_with("So r") && result.contains("can't be"),
+        "{result}"
+    );
 }
 
 #[tokio::test]
