@@ -414,5 +414,80 @@ await step('phone: the grid fills a landscape screen; 44 px targets; remaining c
   assert(badge.radius >= 6 && badge.bg !== 'rgba(0, 0, 0, 0)', `a badge: ${JSON.stringify(badge)}`);
 });
 
+await step('notes: centre marks, colours, several cells at once, undo', async () => {
+  await open();
+  const { puzzle } = await saved();
+  const empty = [...puzzle].map((ch, i) => (ch === '.' ? i : -1)).filter((i) => i >= 0);
+  const [a, b, c, d] = empty;
+  await cell(a).click();
+  await page.click('#centre-mode');
+  await page.keyboard.press('1');
+  await page.keyboard.press('2');
+  assertEq(await cell(a).locator('.centre').textContent(), '12', 'centre marks');
+  assertEq(await marksOf(a), '', 'no corner marks');
+  await page.keyboard.press('Shift+Digit7');
+  assertEq(await marksOf(a), '7', 'Shift still gives a corner mark');
+  await page.click('#centre-mode');
+  // Ctrl-click selects several cells; a corner mark goes to each.
+  await cell(b).click({ modifiers: ['Control'] });
+  await cell(c).click({ modifiers: ['Control'] });
+  assertEq(await page.locator('.cell.selected').count(), 3, 'three selected');
+  await page.keyboard.press('Shift+Digit4');
+  for (const i of [a, b, c]) assert((await marksOf(i)).includes('4'), `mark 4 in cell ${i}`);
+  // Colours go to every selected cell, givens too, and are named for screen readers.
+  await page.keyboard.press('c');
+  await page.keyboard.press('3');
+  for (const i of [a, b, c]) assertEq(await cell(i).locator('.tint.t3').count(), 1, `colour in cell ${i}`);
+  assert(/coloured green/.test(await cell(b).getAttribute('aria-label')), 'colour in the label');
+  await page.keyboard.press('c');
+  await page.click('#undo');
+  assertEq(await page.locator('.tint').count(), 0, 'undo takes the colours back');
+  // A drag selects every cell it passes.
+  const from = await cell(d).boundingBox();
+  const to = await cell(d + 1 + (d % 9 === 8 ? -2 : 0)).boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+  await page.mouse.up();
+  assertEq(await page.locator('.cell.selected').count(), 2, 'a drag selects two cells');
+  // Reload keeps centre marks.
+  await page.reload();
+  await page.waitForSelector('body.ready');
+  assertEq(await cell(a).locator('.centre').textContent(), '12', 'centre marks survive a reload');
+});
+
+await step('input: digit first, highlight every N from the keypad, long press for a mark', async () => {
+  await open({ settings: { digitFirst: true } });
+  const { puzzle } = await saved();
+  const sol = await solutionOf(puzzle);
+  const e = puzzle.indexOf('.');
+  const d = Number(sol[e]);
+  await page.click(`.key[data-d="${d}"]`);
+  assertEq(await page.getAttribute(`.key[data-d="${d}"]`, 'aria-pressed'), 'true', 'the digit is picked');
+  const givensOfD = [...puzzle].filter((ch) => ch === String(d)).length;
+  assertEq(await page.locator('.cell.same').count(), givensOfD, 'every cell holding it is highlighted');
+  await cell(e).click();
+  assertEq(await valueOf(e), String(d), 'a tap enters the picked digit');
+  const f = puzzle.indexOf('.', e + 1);
+  await cell(f).click();
+  assertEq(await valueOf(f), String(d), 'and again, without picking it again');
+  await page.keyboard.press('Control+z');
+  assertEq(await valueOf(f), '', 'undone');
+  // A touch held on a key enters a pencil mark (touch events synthesised: Playwright taps only).
+  await page.evaluate(() => {
+    localStorage.setItem('shudu.settings.v1', JSON.stringify({ ...JSON.parse(localStorage.getItem('shudu.settings.v1')), digitFirst: false }));
+  });
+  await page.reload();
+  await page.waitForSelector('body.ready');
+  await cell(f).click();
+  const key = page.locator('.key[data-d="8"]');
+  await key.dispatchEvent('pointerdown', { pointerType: 'touch', button: 0, isPrimary: true });
+  await page.waitForTimeout(700);
+  await key.dispatchEvent('pointerup', { pointerType: 'touch', button: 0, isPrimary: true });
+  await key.dispatchEvent('click');
+  assertEq(await marksOf(f), '8', 'a long press gives a pencil mark');
+  assertEq(await valueOf(f), '', 'and no digit');
+});
+
 await browser.close();
 console.log(`${passed} passed, 0 failed`);

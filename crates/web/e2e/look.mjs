@@ -54,6 +54,32 @@ async function hintUntil(page, technique) {
   throw new Error(`no ${technique}`);
 }
 
+// Notes and colours: centre and corner marks, and three cells coloured at once.
+for (const [name, viewport, opts] of [
+  ['notes', { width: 1280, height: 800 }, {}],
+  ['notes-phone-dark', { width: 390, height: 844 }, { touch: true, theme: 'dark' }],
+]) {
+  const page = await open(viewport, opts);
+  const cell = (i) => page.locator(`.cell[data-i="${i}"]`);
+  await cell(1).click();
+  await page.keyboard.press('m');
+  for (const d of ['4', '5', '6']) await page.keyboard.press(d);
+  await page.keyboard.press('m');
+  await cell(2).click();
+  for (const d of ['4', '5']) await page.keyboard.press(`Shift+Digit${d}`);
+  await cell(10).click();
+  await cell(11).click({ modifiers: ['Control'] });
+  await cell(19).click({ modifiers: ['Control'] });
+  await page.keyboard.press('c');
+  await page.keyboard.press('2');
+  await cell(40).click();
+  await page.keyboard.press('3');
+  await cell(31).click();
+  await page.keyboard.press('c');
+  await shot(page, name);
+  await page.context().close();
+}
+
 for (const [name, viewport, opts] of [
   ['desktop', { width: 1280, height: 800 }, {}],
   ['desktop-dark', { width: 1280, height: 800 }, { theme: 'dark' }],

@@ -1,8 +1,9 @@
 // shudu: the game page. Plain JavaScript, no build step; served from the binary.
 //
 // The game state is one object (`game`) saved to localStorage after every change: the puzzle,
-// the player's digits (`values`) and pencil marks (`marks`, one 9-bit mask a cell), and the undo
-// and redo stacks as lists of cell changes. The page never holds the solution while playing: a
+// the player's digits (`values`), corner pencil marks (`marks`, one 9-bit mask a cell: the
+// candidates hints read), centre marks (`centre`, the same shape), cell colours (`colours`,
+// 0 for none or 1-9), and the undo and redo stacks as lists of cell changes. The page never holds the solution while playing: a
 // win is judged by the rules (the grid is full and no house repeats a digit), and the solution is
 // fetched only when the player asks for "first mistake".
 
@@ -16,8 +17,12 @@ const LABEL = {
 const STORE = { game: 'shudu.game.v1', stats: 'shudu.stats.v1', settings: 'shudu.settings.v1' };
 const DEFAULT_SETTINGS = {
   theme: 'auto', timer: true, autoMarks: true, same: true, conflicts: true, symmetry: 'none',
-  band: 'medium',
+  band: 'medium', digitFirst: false,
 };
+// Cell colours, after Okabe and Ito's palette for colour-blind readers (with grey and a pale
+// rose to make nine); screen readers hear their names.
+const COLOUR_NAMES = ['', 'orange', 'sky blue', 'green', 'yellow', 'blue', 'vermilion', 'purple', 'grey', 'rose'];
+const MODE_NAMES = { digit: 'Digits', corner: 'Pencil marks', centre: 'Centre marks', colour: 'Colours' };
 
 // ---------------------------------------------------------------------------------------------
 // Geometry: cells 0..80 row-major; houses are 9 rows, 9 columns, 9 boxes.
@@ -64,7 +69,11 @@ let stats = load(STORE.stats, {});
 let game = null;
 const ui = {
   selected: 40,
-  pencil: false,
+  selection: new Set(), // more cells, chosen by Ctrl-click or by dragging; empty for one
+  dragging: false,
+  mode: 'digit', // what the keypad enters: 'digit', 'corner', 'centre' or 'colour'
+  digit: 0, // the digit picked first, in digit-first mode
+  longPress: null, // a touch held on a key, for a pencil mark
   paused: false,
   loading: false,
   hint: null, // { key, data, stage }
@@ -77,6 +86,13 @@ const ui = {
 function validGame(g) {
   return g && g.v === 1 && isLine(g.puzzle) && Array.isArray(g.values) && g.values.length === 81 &&
     Array.isArray(g.marks) && g.marks.length === 81 && Array.isArray(g.history) && Array.isArray(g.future);
+}
+
+// Games saved before centre marks and colours get empty ones.
+function upgradeGame(g) {
+  if (!Array.isArray(g.centre) || g.centre.length !== 81) g.centre = Array(81).fill(0);
+  if (!Array.isArray(g.colours) || g.colours.length !== 81) g.colours = Array(81).fill(0);
+  return g;
 }
 
 function saveGame() {
@@ -139,7 +155,18 @@ function conflictsOf(vals) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Changes, undo and redo. A move is a list of [cell, oldValue, oldMarks, newValue, newMarks].
+// Changes, undo and redo. A move is a list of [cell, oldValue, oldMarks, newValue, newMarks],
+// followed by [oldCentre, newCentre, oldColour, newColour] when the centre marks or the colour
+// change (moves saved before those existed have five items).
+
+function setCell(i, v, m, c, k) {
+  game.values[i] = v;
+  game.marks[i] = m;
+  if (c !== undefined) game.centre[i] = c;
+  if (k !== undefined) game.colours[i] = k;
+}
+const undoChange = (ch) => setCell(ch[0], ch[1], ch[2], ch[5], ch[7]);
+const redoChange = (ch) => setCell(ch[0], ch[3], ch[4], ch[6], ch[8]);
 
 function commit(changes, label) {
   if (!game || game.solved || ui.paused || ui.loading) return false;
@@ -147,13 +174,14 @@ function commit(changes, label) {
   for (const [i, next] of changes) {
     const v = next.v ?? game.values[i];
     const m = next.m ?? game.marks[i];
-    if (v !== game.values[i] || m !== game.marks[i]) move.push([i, game.values[i], game.marks[i], v, m]);
+    const c = next.c ?? game.centre[i];
+    const k = next.k ?? game.colours[i];
+    const ch = [i, game.values[i], game.marks[i], v, m];
+    if (c !== game.centre[i] || k !== game.colours[i]) ch.push(game.centre[i], c, game.colours[i], k);
+    if (ch.length > 5 || v !== game.values[i] || m !== game.marks[i]) move.push(ch);
   }
   if (move.length === 0) return false;
-  for (const [i, , , v, m] of move) {
-    game.values[i] = v;
-    game.marks[i] = m;
-  }
+  for (const ch of move) redoChange(ch);
   game.history.push({ k: label, c: move });
   game.future = [];
   if (!game.counted) {
@@ -169,10 +197,7 @@ function commit(changes, label) {
 function undo() {
   if (!game || game.solved || ui.paused || ui.loading || game.history.length === 0) return;
   const move = game.history.pop();
-  for (const [i, v, m] of move.c) {
-    game.values[i] = v;
-    game.marks[i] = m;
-  }
+  for (const ch of move.c) undoChange(ch);
   game.future.push(move);
   afterChange();
   announce(`Undid ${describeMove(move)}`);
@@ -181,10 +206,7 @@ function undo() {
 function redo() {
   if (!game || game.solved || ui.paused || ui.loading || game.future.length === 0) return;
   const move = game.future.pop();
-  for (const [i, , , v, m] of move.c) {
-    game.values[i] = v;
-    game.marks[i] = m;
-  }
+  for (const ch of move.c) redoChange(ch);
   game.history.push(move);
   afterChange();
   announce(`Redid ${describeMove(move)}`);
@@ -192,7 +214,7 @@ function redo() {
 
 function describeMove(move) {
   const names = { digit: 'a digit', erase: 'an erase', mark: 'a pencil mark', fill: 'filling candidates',
-    clear: 'clearing marks', hint: 'a hint' };
+    clear: 'clearing marks', hint: 'a hint', centre: 'a centre mark', colour: 'a colour' };
   return names[move.k] || 'a move';
 }
 
@@ -216,33 +238,57 @@ function placement(i, d, changes = new Map()) {
     for (const p of PEERS[i]) {
       const m = changes.get(p)?.m ?? game.marks[p];
       if (m & bit(d)) changes.set(p, { ...changes.get(p), m: m & ~bit(d) });
+      const c = changes.get(p)?.c ?? game.centre[p];
+      if (c & bit(d)) changes.set(p, { ...changes.get(p), c: c & ~bit(d) });
     }
   }
   return changes;
 }
 
-function enterDigit(d, asMark) {
+// The cells an entry goes to: every selected cell, or the one with the cursor.
+function targets() {
+  return ui.selection.size > 1 ? [...ui.selection].sort((a, b) => a - b) : [ui.selected];
+}
+
+// Enters `d` in the target cells in `mode` (the keypad's mode unless Shift or a long press
+// said otherwise): a digit, a corner or centre mark (toggled: added to every target unless
+// all have it), or a colour.
+function enterDigit(d, mode = ui.mode) {
   if (!game || game.solved || ui.paused || ui.loading) return;
-  const i = ui.selected;
-  if (givenAt(i)) {
-    toast(`${cellName(i)} is a given.`);
+  const all = targets();
+  if (mode === 'colour') {
+    const k = all.every((i) => game.colours[i] === d) ? 0 : d;
+    commit(new Map(all.map((i) => [i, { k }])), 'colour');
     return;
   }
-  if (asMark) {
-    if (game.values[i]) {
+  const open = all.filter((i) => !givenAt(i));
+  if (open.length === 0) {
+    toast(`${cellName(ui.selected)} is a given.`);
+    return;
+  }
+  if (mode === 'corner' || mode === 'centre') {
+    const empty = open.filter((i) => !game.values[i]);
+    if (empty.length === 0) {
       toast('Erase the digit first to pencil in marks.');
       return;
     }
-    commit(new Map([[i, { m: game.marks[i] ^ bit(d) }]]), 'mark');
+    const field = mode === 'corner' ? 'm' : 'c';
+    const have = (i) => (mode === 'corner' ? game.marks[i] : game.centre[i]);
+    const adding = !empty.every((i) => have(i) & bit(d));
+    commit(new Map(empty.map((i) => [i, { [field]: adding ? have(i) | bit(d) : have(i) & ~bit(d) }])),
+      mode === 'corner' ? 'mark' : 'centre');
     return;
   }
-  if (game.values[i] === d) {
-    commit(new Map([[i, { v: 0 }]]), 'erase');
+  if (open.length === 1 && game.values[open[0]] === d) {
+    commit(new Map([[open[0], { v: 0 }]]), 'erase');
     return;
   }
-  if (commit(placement(i, d), 'digit') && settings.conflicts && !game.solved) {
-    const clash = PEERS[i].find((p) => valueAt(p) === d);
-    if (clash !== undefined) {
+  const changes = new Map();
+  for (const i of open) placement(i, d, changes);
+  if (commit(changes, 'digit') && settings.conflicts && !game.solved) {
+    const i = open.find((j) => PEERS[j].some((p) => valueAt(p) === d));
+    if (i !== undefined) {
+      const clash = PEERS[i].find((p) => valueAt(p) === d);
       const where = row(clash) === row(i) ? 'row' : col(clash) === col(i) ? 'column' : 'box';
       toast(`${d} is already in this ${where}.`);
     }
@@ -251,10 +297,15 @@ function enterDigit(d, asMark) {
 
 function erase() {
   if (!game || game.solved || ui.paused || ui.loading) return;
-  const i = ui.selected;
-  if (givenAt(i)) return;
-  if (game.values[i]) commit(new Map([[i, { v: 0 }]]), 'erase');
-  else if (game.marks[i]) commit(new Map([[i, { m: 0 }]]), 'erase');
+  const all = targets();
+  if (ui.mode === 'colour' || all.every((i) => givenAt(i) || (!game.values[i] && !game.marks[i] && !game.centre[i]))) {
+    // Nothing else to erase: the colour goes.
+    if (all.some((i) => game.colours[i])) commit(new Map(all.map((i) => [i, { k: 0 }])), 'erase');
+    return;
+  }
+  const open = all.filter((i) => !givenAt(i));
+  if (open.some((i) => game.values[i])) commit(new Map(open.map((i) => [i, { v: 0 }])), 'erase');
+  else commit(new Map(open.map((i) => [i, { m: 0, c: 0 }])), 'erase');
 }
 
 function fillCandidates() {
@@ -271,7 +322,7 @@ function fillCandidates() {
 function clearMarks() {
   if (!game) return;
   const changes = new Map();
-  for (let i = 0; i < 81; i++) if (game.marks[i]) changes.set(i, { m: 0 });
+  for (let i = 0; i < 81; i++) if (game.marks[i] || game.centre[i]) changes.set(i, { m: 0, c: 0 });
   game.filled = false;
   if (commit(changes, 'clear')) announce('Cleared every pencil mark.');
 }
@@ -357,7 +408,8 @@ function buildBoard() {
       el.setAttribute('role', 'gridcell');
       el.dataset.i = String(i);
       el.tabIndex = -1;
-      el.addEventListener('click', () => select(i));
+      el.addEventListener('pointerdown', (e) => cellDown(e, i));
+      el.addEventListener('pointerenter', () => cellDrag(i));
       rowEl.append(el);
       cells.push({ el, html: '', cls: '', label: '' });
     }
@@ -369,8 +421,23 @@ function buildBoard() {
     b.type = 'button';
     b.className = 'key';
     b.dataset.d = String(d);
-    b.innerHTML = `<span class="key-digit">${d}</span><span class="key-left" aria-hidden="true"></span>`;
-    b.addEventListener('click', (e) => enterDigit(d, ui.pencil !== e.shiftKey));
+    b.innerHTML = `<span class="key-swatch t${d}" aria-hidden="true"></span><span class="key-digit">${d}</span>` +
+      '<span class="key-left" aria-hidden="true"></span>';
+    b.addEventListener('click', (e) => keyPress(d, e));
+    // A touch held on a key enters a pencil mark.
+    b.addEventListener('pointerdown', (e) => {
+      if (e.pointerType !== 'touch') return;
+      clearTimeout(ui.longPress?.timer);
+      ui.longPress = { d, fired: false, timer: setTimeout(() => {
+        ui.longPress.fired = true;
+        enterDigit(d, 'corner');
+        navigator.vibrate?.(15);
+      }, 450) };
+    });
+    for (const end of ['pointerup', 'pointercancel', 'pointerleave']) {
+      b.addEventListener(end, () => clearTimeout(ui.longPress?.timer));
+    }
+    b.addEventListener('contextmenu', (e) => { if (ui.longPress) e.preventDefault(); });
     pad.append(b);
     keys.push(b);
   }
@@ -382,7 +449,9 @@ function render() {
   const conflicts = conflictsOf(vals);
   const shownConflicts = settings.conflicts ? conflicts : new Set();
   const sel = ui.selected;
-  const selVal = vals[sel];
+  // The digit to highlight: the one picked first in digit-first mode, else the selected cell's.
+  const selVal = settings.digitFirst && ui.digit ? ui.digit : vals[sel];
+  const multi = ui.selection.size > 1;
   const hint = ui.hint && ui.hint.key === positionKey() ? ui.hint : null;
   const hintCells = new Set();
   const hintHouse = new Set();
@@ -422,10 +491,11 @@ function render() {
     if (given) cls.push('given');
     else if (v) cls.push('entry');
     if (i === sel) cls.push('selected');
-    else if (row(i) === row(sel) || col(i) === col(sel) || box(i) === box(sel)) cls.push('peer');
+    else if (multi && ui.selection.has(i)) cls.push('selected', 'also');
+    else if (!multi && (row(i) === row(sel) || col(i) === col(sel) || box(i) === box(sel))) cls.push('peer');
     // The same-digit highlight would compete with a hint's drawing: off while a hint shows.
     const sameOn = settings.same && !(hint && hint.stage >= 2 && !$('hint-panel').hidden);
-    if (sameOn && selVal && v === selVal && i !== sel) cls.push('same');
+    if (sameOn && selVal && v === selVal && (i !== sel || ui.digit)) cls.push('same');
     if (shownConflicts.has(i)) cls.push('conflict');
     if (ui.wrong.has(i)) cls.push('wrong');
     if (hintCells.has(i)) cls.push('hint-cell');
@@ -436,6 +506,7 @@ function render() {
 
     let html;
     let label = `${spokenCell(i)}: `;
+    const centre = game.centre[i];
     if (v) {
       html = `<span class="v">${v}</span>`;
       label += given ? `${v}, given` : `${v}`;
@@ -462,6 +533,15 @@ function render() {
         html = '';
         label += 'empty';
       }
+      if (centre) {
+        html += `<span class="centre${digitsOf(centre).length > 4 ? ' many' : ''}">${digitsOf(centre).join('')}</span>`;
+        label += `, centre marks ${digitsOf(centre).join(' ')}`;
+      }
+    }
+    const colour = game.colours[i];
+    if (colour) {
+      html = `<span class="tint t${colour}" aria-hidden="true"></span>${html}`;
+      label += `, coloured ${COLOUR_NAMES[colour]}`;
     }
     if (shownConflicts.has(i)) label += ', breaks a rule';
     if (ui.wrong.has(i)) label += ', wrong';
@@ -485,15 +565,23 @@ function render() {
     b.querySelector('.key-left').textContent = left ? String(left) : '✓';
     b.classList.toggle('done', left === 0 && ![...conflicts].some((i) => vals[i] === d));
     // The name stays the visible digit; the count and the mode are the description.
-    b.title = `${ui.pencil ? 'Pencil mark' : 'Place'} ${d}: ${left ? `${left} left to place` : 'all placed'}`;
+    const what = { digit: 'Place', corner: 'Pencil mark', centre: 'Centre mark', colour: `Colour ${COLOUR_NAMES[d]},` }[ui.mode];
+    b.title = `${what} ${d}: ${left ? `${left} left to place` : 'all placed'}`;
+    if (settings.digitFirst) b.setAttribute('aria-pressed', String(ui.digit === d));
+    else b.removeAttribute('aria-pressed');
   }
-  $('keypad').classList.toggle('pencil', ui.pencil);
-  $('pencil').setAttribute('aria-pressed', String(ui.pencil));
-  $('pencil-state').textContent = ui.pencil ? 'on' : 'off';
-  document.body.classList.toggle('pencil-mode', ui.pencil);
+  const pencil = ui.mode === 'corner';
+  $('keypad').classList.toggle('pencil', pencil);
+  $('keypad').classList.toggle('centre', ui.mode === 'centre');
+  $('keypad').classList.toggle('colour', ui.mode === 'colour');
+  $('pencil').setAttribute('aria-pressed', String(pencil));
+  $('pencil-state').textContent = pencil ? 'on' : 'off';
+  $('centre-mode').setAttribute('aria-pressed', String(ui.mode === 'centre'));
+  $('colour-mode').setAttribute('aria-pressed', String(ui.mode === 'colour'));
+  document.body.classList.toggle('pencil-mode', pencil);
   $('undo').disabled = game.solved || game.history.length === 0;
   $('redo').disabled = game.solved || game.future.length === 0;
-  for (const id of ['erase', 'fill-marks', 'clear-marks', 'hint', 'check', 'first-mistake', 'pencil']) {
+  for (const id of ['erase', 'fill-marks', 'clear-marks', 'hint', 'check', 'first-mistake', 'pencil', 'centre-mode', 'colour-mode']) {
     $(id).disabled = game.solved || ui.paused;
   }
   for (const b of keys) b.disabled = game.solved || ui.paused || ui.loading;
@@ -522,8 +610,69 @@ function renderInfo() {
 
 function select(i) {
   ui.selected = Math.max(0, Math.min(80, i));
+  ui.selection.clear();
   render();
   focusCell();
+}
+
+// A press on a cell: in digit-first mode it enters the picked digit; with Ctrl (or Cmd, or
+// Shift) it adds the cell to the selection; else it selects the cell and starts a drag that
+// selects every cell it passes.
+function cellDown(e, i) {
+  if (e.button !== 0) return;
+  // Touch pointers are captured by the cell they start on: released, a drag reaches the others.
+  if (e.target instanceof Element && e.target.hasPointerCapture?.(e.pointerId)) e.target.releasePointerCapture(e.pointerId);
+  if (settings.digitFirst && ui.digit && !e.ctrlKey && !e.metaKey) {
+    select(i);
+    if (!givenAt(i) || ui.mode === 'colour') enterDigit(ui.digit);
+    return;
+  }
+  if (e.ctrlKey || e.metaKey || e.shiftKey) {
+    e.preventDefault();
+    if (ui.selection.size === 0) ui.selection.add(ui.selected);
+    if (ui.selection.has(i) && ui.selection.size > 1) {
+      ui.selection.delete(i);
+      ui.selected = [...ui.selection].at(-1);
+    } else {
+      ui.selection.add(i);
+      ui.selected = i;
+    }
+    render();
+    focusCell();
+    return;
+  }
+  select(i);
+  ui.dragging = true;
+}
+
+function cellDrag(i) {
+  if (!ui.dragging || i === ui.selected && ui.selection.size === 0) return;
+  if (ui.selection.size === 0) ui.selection.add(ui.selected);
+  ui.selection.add(i);
+  ui.selected = i;
+  render();
+}
+
+// A key of the keypad: in digit-first mode it picks the digit (or drops it); else it enters it.
+function keyPress(d, e) {
+  if (ui.longPress?.fired) {
+    ui.longPress = null;
+    return;
+  }
+  ui.longPress = null;
+  if (settings.digitFirst && !e.shiftKey) {
+    ui.digit = ui.digit === d ? 0 : d;
+    render();
+    announce(ui.digit ? `Digit ${d} picked: tap cells to enter it` : 'No digit picked');
+    return;
+  }
+  enterDigit(d, e.shiftKey ? (ui.mode === 'corner' ? 'digit' : 'corner') : ui.mode);
+}
+
+function setMode(mode) {
+  ui.mode = ui.mode === mode ? 'digit' : mode;
+  render();
+  announce(`The keypad enters ${MODE_NAMES[ui.mode].toLowerCase()}`);
 }
 
 function focusCell() {
@@ -592,6 +741,8 @@ function startGame(info, entries) {
     symmetry: info.symmetry && info.symmetry !== 'none' ? info.symmetry : null,
     values: Array(81).fill(0),
     marks: Array(81).fill(0),
+    centre: Array(81).fill(0),
+    colours: Array(81).fill(0),
     history: [],
     future: [],
     elapsed: 0,
@@ -615,6 +766,8 @@ function startGame(info, entries) {
   ui.since = null;
   hideHint();
   ui.selected = [...Array(81).keys()].find((i) => !givenAt(i)) ?? 40;
+  ui.selection.clear();
+  ui.digit = 0;
   saveGame();
   setPaused(false);
   render();
@@ -889,10 +1042,7 @@ async function firstMistake() {
   const steps = game.history.length - k;
   while (game.history.length > k) {
     const m = game.history.pop();
-    for (const [i, v, mk] of m.c) {
-      game.values[i] = v;
-      game.marks[i] = mk;
-    }
+    for (const ch of m.c) undoChange(ch);
     game.future.push(m);
   }
   afterChange();
@@ -1039,6 +1189,8 @@ function applySettings() {
   $('set-same').checked = settings.same;
   $('set-conflicts').checked = settings.conflicts;
   $('set-symmetry').value = settings.symmetry;
+  $('set-digitfirst').checked = settings.digitFirst;
+  if (!settings.digitFirst) ui.digit = 0;
   render();
 }
 
@@ -1072,7 +1224,7 @@ function onKey(e) {
   const d = m ? Number(m[1]) : (/^[1-9]$/.test(k) ? Number(k) : 0);
   if (d) {
     e.preventDefault();
-    enterDigit(d, ui.pencil !== e.shiftKey);
+    enterDigit(d, e.shiftKey ? (ui.mode === 'corner' ? 'digit' : 'corner') : ui.mode);
     return;
   }
   const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -1088,6 +1240,19 @@ function onKey(e) {
       break;
     case 'n': case 'N':
       togglePencil();
+      break;
+    case 'm': case 'M':
+      setMode('centre');
+      break;
+    case 'c': case 'C':
+      setMode('colour');
+      break;
+    case 'Escape':
+      if (ui.selection.size || ui.digit) {
+        ui.selection.clear();
+        ui.digit = 0;
+        render();
+      }
       break;
     case 'u': case 'U':
       undo();
@@ -1111,9 +1276,9 @@ function onKey(e) {
 }
 
 function togglePencil() {
-  ui.pencil = !ui.pencil;
+  ui.mode = ui.mode === 'corner' ? 'digit' : 'corner';
   render();
-  announce(ui.pencil ? 'Pencil mode on' : 'Pencil mode off');
+  announce(ui.mode === 'corner' ? 'Pencil mode on' : 'Pencil mode off');
 }
 
 function wire() {
@@ -1124,6 +1289,10 @@ function wire() {
   $('redo').addEventListener('click', redo);
   $('erase').addEventListener('click', erase);
   $('pencil').addEventListener('click', togglePencil);
+  $('centre-mode').addEventListener('click', () => setMode('centre'));
+  $('colour-mode').addEventListener('click', () => setMode('colour'));
+  document.addEventListener('pointerup', () => { ui.dragging = false; });
+  document.addEventListener('pointercancel', () => { ui.dragging = false; });
   $('fill-marks').addEventListener('click', fillCandidates);
   $('clear-marks').addEventListener('click', clearMarks);
   $('hint').addEventListener('click', hintPress);
@@ -1218,6 +1387,7 @@ function wire() {
   bindSetting('set-same', 'same');
   bindSetting('set-conflicts', 'conflicts');
   bindSetting('set-symmetry', 'symmetry', 'value');
+  bindSetting('set-digitfirst', 'digitFirst');
   $('open-help').addEventListener('click', () => $('dlg-help').showModal());
 
   document.addEventListener('visibilitychange', () => { syncClock(); saveGame(); });
@@ -1236,7 +1406,7 @@ async function main() {
   $('band').value = BANDS.includes(settings.band) ? settings.band : 'medium';
   const saved = load(STORE.game, null);
   if (validGame(saved)) {
-    game = saved;
+    game = upgradeGame(saved);
     if (game.counted === undefined) game.counted = true; // saved before games counted on the first move
     // Time runs from now; what ran before the reload was saved in `elapsed`.
     applySettings();
