@@ -489,5 +489,27 @@ await step('input: digit first, highlight every N from the keypad, long press fo
   assertEq(await valueOf(f), '', 'and no digit');
 });
 
+await step('difficulty: easy and medium deal their givens, the grader agrees with each band, the hardest technique shows', async () => {
+  const ranges = { easy: [32, 36], medium: [28, 31], hard: [17, 30] };
+  for (const band of Object.keys(ranges)) {
+    for (let k = 0; k < 2; k++) {
+      const res = await fetch(new URL(`/api/puzzle?band=${band}`, url));
+      assert(res.ok, `${band}: ${res.status}`);
+      const info = await res.json();
+      const [lo, hi] = ranges[band];
+      assert(info.givens >= lo && info.givens <= hi, `${band} with ${info.givens} givens`);
+      assert(info.hardest && info.hardest.length > 3, `${band}: hardest technique ${info.hardest}`);
+      const graded = await post('/api/import', { puzzle: info.puzzle });
+      assertEq([graded.band, graded.rating], [band, info.rating], `the grader agrees on ${info.puzzle}`);
+    }
+  }
+  await open();
+  await page.selectOption('#band', 'medium');
+  await page.click('#new-game');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('shudu.game.v1')).band === 'medium');
+  const line = await page.textContent('#game-info');
+  assert(/Medium rating 1\.\d \((Hidden Single|Naked Single|Full House)\) · (2[89]|3[01]) givens/.test(line), `info line: ${line}`);
+});
+
 await browser.close();
 console.log(`${passed} passed, 0 failed`);

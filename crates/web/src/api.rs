@@ -42,6 +42,10 @@ pub(crate) struct PuzzleInfo {
     givens: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     symmetry: Option<&'static str>,
+    /// The technique of the hardest step the puzzle needs (not sent for imports, whose grading
+    /// has a time budget and keeps no steps).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    hardest: &'static str,
 }
 
 /// `POST /api/import` and `POST /api/solve` body.
@@ -396,6 +400,7 @@ pub(crate) async fn puzzle(
         rating: dealt.rating.to_string(),
         givens: dealt.puzzle.givens(),
         symmetry: Some(dealt.symmetry.name()),
+        hardest: dealt.hardest,
     }))
 }
 
@@ -418,6 +423,7 @@ pub(crate) async fn import(
             rating: rating.to_string(),
             givens: givens.givens(),
             symmetry: None,
+            hardest: "",
         })
     })
     .await?;

@@ -598,7 +598,7 @@ function render() {
 
 function renderInfo() {
   const parts = [LABEL[game.band] || game.band];
-  if (game.rating) parts.push(`rating ${game.rating}`);
+  if (game.rating) parts.push(`rating ${game.rating}${game.hardest ? ` (${game.hardest})` : ''}`);
   parts.push(`${[...game.puzzle].filter((ch) => ch !== '.' && ch !== '0').length} givens`);
   if (game.symmetry) {
     const option = document.querySelector(`#set-symmetry option[value="${game.symmetry}"]`);
@@ -738,6 +738,7 @@ function startGame(info, entries) {
     puzzle: info.puzzle,
     band: info.band || 'imported',
     rating: info.rating || null,
+    hardest: info.hardest || null, // the technique of the hardest step the puzzle needs
     symmetry: info.symmetry && info.symmetry !== 'none' ? info.symmetry : null,
     values: Array(81).fill(0),
     marks: Array(81).fill(0),

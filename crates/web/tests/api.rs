@@ -68,6 +68,7 @@ fn dealt(line: &str, band: Band) -> Dealt {
         rating: Rating(20),
         band,
         symmetry: Symmetry::default(),
+        hardest: "Hidden Pair",
     }
 }
 
@@ -142,6 +143,7 @@ async fn puzzle_comes_from_the_pool_with_its_grade() {
     assert_eq!(v["band"], "hard");
     assert_eq!(v["rating"], "2.0");
     assert_eq!(v["givens"], 30);
+    assert_eq!(v["hardest"], "Hidden Pair");
 }
 
 #[tokio::test]
@@ -573,7 +575,8 @@ async fn hint_finds_a_pencil_mark_that_leaves_out_the_digit() {
 #[tokio::test]
 async fn a_direct_hint_sends_the_candidates_its_text_removes() {
     // Issue 16: a Direct Hidden Pair said which candidates its cells lose but sent none.
-    let givens = "9..8....17.2.....6.8.6...4..2......9....9.4..1......572..4.5....16.7.2....3..9.7.";
+    let givens =
+        "9..8....17.2.....6.8.6...4..2......9....9.4..1......572..4.5....16.7.2....3..9.7.";
     let p: Puzzle = givens.parse().unwrap();
     let mut board = shudu_core::logic::Board::new(&p);
     let step = loop {
@@ -729,6 +732,7 @@ async fn head_puzzle_does_not_use_up_a_puzzle() {
         band: Band::Easy,
         rating: Rating(12),
         symmetry: Symmetry::None,
+        hardest: "Hidden Single",
     }));
     for _ in 0..3 {
         let res = app
