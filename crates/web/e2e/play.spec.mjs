@@ -214,7 +214,8 @@ await step('a hint comes in stages: technique, where, step, apply', async () => 
   const movesBefore = (await saved()).history.length;
   await page.click('#hint');
   await page.waitForSelector('#hint-panel:not([hidden])');
-  assert(/Hint 1 of 3/.test(await page.textContent('#hint-stage')), 'stage 1');
+  // The panel opens at once, saying it is looking; stage 1 follows the server's answer.
+  await page.waitForFunction(() => /Hint 1 of 3/.test(document.getElementById('hint-stage').textContent));
   const t1 = await page.textContent('#hint-text');
   assert(t1.length > 5, `technique text: ${t1}`);
   await page.click('#hint-next');
