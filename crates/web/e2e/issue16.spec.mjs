@@ -489,6 +489,22 @@ await step('input: digit first, highlight every N from the keypad, long press fo
   assertEq(await valueOf(f), '', 'and no digit');
 });
 
+await step('row and column labels match the names hints use', async () => {
+  await open({ settings: { coords: true } });
+  assert(await page.isVisible('.coords-rows'), 'row labels');
+  assertEq(await page.locator('.coords-cols span').allTextContents(), ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9'], 'column labels');
+  const label = await page.locator('.coords-rows span').nth(3).boundingBox();
+  const r4 = await cell(27).boundingBox();
+  assert(Math.abs(label.y + label.height / 2 - (r4.y + r4.height / 2)) < 3, 'r4 beside row 4');
+  const wrap = await box('.board-wrap');
+  const grid = await box('#board');
+  assert(grid.x + grid.width <= wrap.x + wrap.width + 0.5 && grid.y + grid.height <= wrap.y + wrap.height + 0.5, 'the grid fits its place');
+  await page.click('#open-settings');
+  await page.uncheck('#set-coords');
+  await page.keyboard.press('Escape');
+  assert(!(await page.isVisible('.coords-rows')), 'labels off');
+});
+
 await step('difficulty: easy and medium deal their givens, the grader agrees with each band, the hardest technique shows', async () => {
   const ranges = { easy: [32, 36], medium: [28, 31], hard: [17, 30] };
   for (const band of Object.keys(ranges)) {

@@ -26,14 +26,9 @@ pub fn generate(symmetry: Symmetry, rng: &mut Rng) -> Puzzle {
     }
 }
 
-/// The puzzle's rating (Sudoku Explainer's ER) and band.
-pub fn grade(p: &Puzzle) -> (Rating, Band) {
-    let g = logic::rate(p);
-    (g.er, g.band)
-}
-
-/// [`grade`], and the technique of the path's hardest step (the first one rated ER): what the
-/// puzzle needs, which the game shows beside its rating.
+/// The puzzle's rating (Sudoku Explainer's ER), its band, and the technique of the path's
+/// hardest step (the first one rated ER): what the puzzle needs, which the game shows beside its
+/// rating.
 pub fn grade_with_hardest(p: &Puzzle) -> (Rating, Band, &'static str) {
     let g = logic::grade(p);
     let hardest = g
@@ -95,7 +90,7 @@ pub fn deal(p: Puzzle, symmetry: Symmetry, rng: &mut Rng) -> (Puzzle, Rating, Ba
     (p, rating, band, hardest)
 }
 
-/// [`grade`], given up (`None`) as soon as `stop()` says so between two steps.
+/// The rating and band of [`grade_with_hardest`], given up (`None`) as soon as `stop()` says so between two steps.
 pub fn grade_until(p: &Puzzle, stop: &dyn Fn() -> bool) -> Option<(Rating, Band)> {
     logic::rate_until(p, stop).map(|g| (g.er, g.band))
 }
@@ -141,7 +136,8 @@ mod tests {
                 let (q, rating, band, hardest) = deal(p, symmetry, &mut rng);
                 assert!(matches!(solve_unique(&q), Solutions::Unique(_)));
                 assert!(symmetry.holds_for(&q));
-                assert_eq!(grade(&q), (rating, band), "{}", q.to_line());
+                let r = logic::rate(&q);
+                assert_eq!((r.er, r.band), (rating, band), "{}", q.to_line());
                 assert!(!hardest.is_empty());
                 if let Some((lo, hi)) = givens_range(band) {
                     assert!((lo..=hi).contains(&q.givens()), "{band:?}: {}", q.to_line());
@@ -160,7 +156,8 @@ mod tests {
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
                 .parse()
                 .unwrap();
-        let (rating, band) = grade(&p);
+        let (rating, band, hardest) = grade_with_hardest(&p);
+        assert!(!hardest.is_empty());
         assert_eq!(band, Band::of(rating));
     }
 

@@ -17,7 +17,7 @@ const LABEL = {
 const STORE = { game: 'shudu.game.v1', stats: 'shudu.stats.v1', settings: 'shudu.settings.v1' };
 const DEFAULT_SETTINGS = {
   theme: 'auto', timer: true, autoMarks: true, same: true, conflicts: true, symmetry: 'none',
-  band: 'medium', digitFirst: false,
+  band: 'medium', digitFirst: false, coords: false,
 };
 // Cell colours, after Okabe and Ito's palette for colour-blind readers (with grey and a pale
 // rose to make nine); screen readers hear their names.
@@ -1191,6 +1191,8 @@ function applySettings() {
   $('set-conflicts').checked = settings.conflicts;
   $('set-symmetry').value = settings.symmetry;
   $('set-digitfirst').checked = settings.digitFirst;
+  $('set-coords').checked = settings.coords;
+  document.body.classList.toggle('coords-on', settings.coords);
   if (!settings.digitFirst) ui.digit = 0;
   render();
 }
@@ -1389,6 +1391,7 @@ function wire() {
   bindSetting('set-conflicts', 'conflicts');
   bindSetting('set-symmetry', 'symmetry', 'value');
   bindSetting('set-digitfirst', 'digitFirst');
+  bindSetting('set-coords', 'coords');
   $('open-help').addEventListener('click', () => $('dlg-help').showModal());
 
   document.addEventListener('visibilitychange', () => { syncClock(); saveGame(); });
