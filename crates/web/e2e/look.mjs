@@ -23,11 +23,11 @@ const browser = await chromium.launch({
 });
 const DIRECT = '9..8....17.2.....6.8.6...4..2......9....9.4..1......572..4.5....16.7.2....3..9.7.';
 
-async function open(viewport, { theme = 'light', touch = false } = {}) {
+async function open(viewport, { theme = 'light', touch = false, coords = false } = {}) {
   const ctx = await browser.newContext({ viewport, colorScheme: theme, hasTouch: touch, isMobile: touch });
   const page = await ctx.newPage();
   page.setDefaultTimeout(30_000);
-  await page.addInitScript(() => localStorage.setItem('shudu.settings.v1', '{"band":"easy"}'));
+  await page.addInitScript((c) => localStorage.setItem('shudu.settings.v1', JSON.stringify({ band: 'easy', coords: c })), coords);
   await page.goto(url);
   await page.waitForSelector('body.ready');
   await page.click('#open-import');
@@ -56,7 +56,7 @@ async function hintUntil(page, technique) {
 
 // Notes and colours: centre and corner marks, and three cells coloured at once.
 for (const [name, viewport, opts] of [
-  ['notes', { width: 1280, height: 800 }, {}],
+  ['notes', { width: 1280, height: 800 }, { coords: true }],
   ['notes-phone-dark', { width: 390, height: 844 }, { touch: true, theme: 'dark' }],
 ]) {
   const page = await open(viewport, opts);
@@ -85,7 +85,7 @@ for (const [name, viewport, opts] of [
   ['desktop-dark', { width: 1280, height: 800 }, { theme: 'dark' }],
   ['phone', { width: 390, height: 844 }, { touch: true }],
   ['phone-dark', { width: 390, height: 844 }, { touch: true, theme: 'dark' }],
-  ['phone-landscape', { width: 844, height: 390 }, { touch: true }],
+  ['phone-landscape', { width: 844, height: 390 }, { touch: true, coords: true }],
 ]) {
   const page = await open(viewport, opts);
   await page.click('#fill-marks');
