@@ -392,6 +392,32 @@ await step('hints teach: stage 2 tints a house and names no cell; stage 3 says t
   assert(await page.locator('.cell.hint-cell').count() > 0, 'stage 3 shows the cells');
 });
 
+await step('hints draw a wing: the pivot ringed, links to the pincers', async () => {
+  await open();
+  await importPuzzle('954...3.....5.3...3.8.....12.....6...912.8.3....4...12...1.2...........4.459....6');
+  await page.click('#fill-marks');
+  let found = false;
+  for (let k = 0; k < 81 && !found; k++) {
+    await openHint();
+    if (/XY-Wing/.test(await page.textContent('#hint-text'))) {
+      found = true;
+      break;
+    }
+    for (let s = 0; s < 3; s++) await page.click('#hint-next');
+    await page.waitForSelector('#hint-panel', { state: 'hidden' });
+  }
+  assert(found, 'hints reach an XY-Wing');
+  await page.click('#hint-next');
+  assertEq(await page.locator('#links line').count(), 0, 'no links before stage 3');
+  await page.click('#hint-next');
+  assertEq(await page.locator('#links line').count(), 2, 'pivot to each pincer');
+  assertEq(await page.locator('.cell.hint-pivot').count(), 1, 'one pivot');
+  assert(await page.locator('.cell.hint-target').count() > 0, 'the cells that lose the digit');
+  if (look) await page.screenshot({ path: path.join(shots, 'look-xy-wing.png') });
+  await page.click('#hint-next');
+  assertEq(await page.locator('#links line').count(), 0, 'links go with the hint');
+});
+
 await step('phone: the grid fills a landscape screen; 44 px targets; remaining counts are badges', async () => {
   await open({ viewport: { width: 844, height: 390 }, hasTouch: true, isMobile: true });
   const b = await box('#board');

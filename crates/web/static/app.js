@@ -556,6 +556,8 @@ function render() {
     c.el.setAttribute('aria-selected', String(i === sel));
   }
 
+  drawLinks(hint && hint.stage >= 3 && hint.data.kind === 'step' ? hint.data : null);
+
   // Keypad: how many of each digit are left to place.
   const counts = Array(10).fill(0);
   for (const v of vals) if (v) counts[v]++;
@@ -594,6 +596,34 @@ function render() {
   $('clock-box').hidden = !settings.timer;
   renderInfo();
   showTime();
+}
+
+// The links a step uses, drawn over the grid at stage 3: a wing's pivot to its pincers, a
+// chain or loop from cell to cell in its order (the grader lists a chain's cells from its
+// start). Other steps are drawn by their cells and houses alone.
+function linksOf(d) {
+  const t = d.technique;
+  const c = d.cells;
+  if (/^XYZ?-Wing/.test(t) && c.length === 3) return { pivot: c[0], lines: [[c[0], c[1]], [c[0], c[2]]] };
+  if (/Chain|Cycle|Turbot/.test(t) && !/Forcing Chains/.test(t) && c.length > 1) {
+    const lines = c.slice(1).map((to, k) => [c[k], to]);
+    if (/Cycle/.test(t) && c.length > 2) lines.push([c.at(-1), c[0]]);
+    return { pivot: null, lines };
+  }
+  return { pivot: null, lines: [] };
+}
+
+function drawLinks(d) {
+  const svg = $('links');
+  const { pivot, lines } = d ? linksOf(d) : { pivot: null, lines: [] };
+  const at = (i) => [col(i) + 0.5, row(i) + 0.5];
+  svg.innerHTML = lines.map(([a, b]) => {
+    const [x1, y1] = at(a);
+    const [x2, y2] = at(b);
+    return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
+  }).join('');
+  svg.toggleAttribute('hidden', lines.length === 0);
+  for (let i = 0; i < 81; i++) cells[i].el.classList.toggle('hint-pivot', i === pivot);
 }
 
 function renderInfo() {
