@@ -189,7 +189,16 @@ await step('bug 2: partial pencil marks are no mistake, and a notes hint never g
 
   // With every candidate filled, removing a cell's digit from its notes is a mistake.
   await page.click('#fill-marks');
-  const d = [...Array(81).keys()].find((i) => puzzle[i] === '.' && i !== c);
+  // A cell with two candidates or more: taking out its digit leaves notes (a cell without
+  // notes counts as holding every candidate).
+  let d = -1;
+  for (const i of [...Array(81).keys()]) {
+    if (puzzle[i] === '.' && i !== c && !(await valueOf(i)) && (await marksOf(i)).length >= 2) {
+      d = i;
+      break;
+    }
+  }
+  assert(d >= 0, 'a cell with two candidates');
   const before = await marksOf(d);
   assert(before.includes(sol[d]), 'filled candidates hold the digit');
   await cell(d).click();
