@@ -93,7 +93,9 @@ const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('shudu.g
 const savedStats = () => page.evaluate(() => JSON.parse(localStorage.getItem('shudu.stats.v1') || '{}'));
 const cell = (i) => page.locator(`.cell[data-i="${i}"]`);
 const valueOf = async (i) => ((await cell(i).locator('.v').count()) ? cell(i).locator('.v').textContent() : '');
-const marksOf = async (i) => (await cell(i).locator('.marks .m').allTextContents()).sort().join('');
+// Marks are drawn from their `data-d` attribute (the cell's label says them in words).
+const marksOf = async (i) => (await cell(i).locator('.marks .m').evaluateAll((els) => els.map((e) => e.dataset.d))).sort().join('');
+const centreOf = (i) => cell(i).locator('.centre').getAttribute('data-d');
 const stage = () => page.textContent('#hint-stage');
 
 async function box(sel) {
@@ -160,8 +162,8 @@ await step('bug 1: a Direct Hidden Pair strikes out what its text removes and ke
   await page.click('#hint-next');
   assert(/Hint 3 of 3/.test(await stage()), 'stage 3');
   const pair = await page.locator('.cell.hint-cell').evaluateAll((els) => els.map((el) => ({
-    keys: [...el.querySelectorAll('.m-key')].map((m) => m.textContent).join(''),
-    elims: [...el.querySelectorAll('.m-elim')].map((m) => m.textContent).join(''),
+    keys: [...el.querySelectorAll('.m-key')].map((m) => m.dataset.d).join(''),
+    elims: [...el.querySelectorAll('.m-elim')].map((m) => m.dataset.d).join(''),
   })));
   assertEq(pair.length, 2, 'the pair\'s two cells');
   for (const c of pair) {
@@ -458,7 +460,7 @@ await step('notes: centre marks, colours, several cells at once, undo', async ()
   await page.click('#centre-mode');
   await page.keyboard.press('1');
   await page.keyboard.press('2');
-  assertEq(await cell(a).locator('.centre').textContent(), '12', 'centre marks');
+  assertEq(await centreOf(a), '12', 'centre marks');
   assertEq(await marksOf(a), '', 'no corner marks');
   await page.keyboard.press('Shift+Digit7');
   assertEq(await marksOf(a), '7', 'Shift still gives a corner mark');
@@ -488,7 +490,7 @@ await step('notes: centre marks, colours, several cells at once, undo', async ()
   // Reload keeps centre marks.
   await page.reload();
   await page.waitForSelector('body.ready');
-  assertEq(await cell(a).locator('.centre').textContent(), '12', 'centre marks survive a reload');
+  assertEq(await centreOf(a), '12', 'centre marks survive a reload');
 });
 
 await step('input: digit first, highlight every N from the keypad, long press for a mark', async () => {
@@ -560,6 +562,35 @@ await step('difficulty: easy and medium deal their givens, the grader agrees wit
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('shudu.game.v1')).band === 'medium');
   const line = await page.textContent('#game-info');
   assert(/Medium rating 1\.\d \((Hidden Single|Naked Single|Full House)\) · (2[89]|3[01]) givens/.test(line), `info line: ${line}`);
+});
+
+await step('axe finds no violations with a hint at stage 3, notes, colours and labels, light or dark', async () => {
+  const axePath = path.join(path.dirname(new URL(import.meta.url).pathname), 'node_modules/axe-core/axe.min.js');
+  for (const colorScheme of ['light', 'dark']) {
+    // Injecting axe needs the page's Content-Security-Policy bypassed.
+    await open({ bypassCSP: true, colorScheme, settings: { coords: true } });
+    await importPuzzle(DIRECT);
+    const { puzzle } = await saved();
+    const e = puzzle.indexOf('.');
+    await cell(e).click();
+    await page.keyboard.press('m');
+    await page.keyboard.press('4');
+    await page.keyboard.press('m');
+    await page.keyboard.press('c');
+    await page.keyboard.press('2');
+    await page.keyboard.press('c');
+    await page.click('#fill-marks');
+    await openHint();
+    await page.click('#hint-next');
+    await page.click('#hint-next');
+    await page.click('#hint-learn summary');
+    await page.addScriptTag({ path: axePath });
+    const violations = await page.evaluate(async () =>
+      (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
+    assertEq(violations, [], `${colorScheme} violations`);
+    await page.context().close();
+  }
 });
 
 await browser.close();

@@ -56,7 +56,8 @@ function assertEq(actual, expected, message) {
 const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')));
 const cell = (i) => page.locator(`.cell[data-i="${i}"]`);
 const cellText = (i) => cell(i).locator('.v').textContent({ timeout: 2000 }).catch(() => '');
-const marksOf = (i) => cell(i).locator('.marks .m').allTextContents();
+// Marks are drawn from their `data-d` attribute (the cell's label says them in words).
+const marksOf = (i) => cell(i).locator('.marks .m').evaluateAll((els) => els.map((e) => e.dataset.d));
 
 async function solutionOf(puzzle) {
   const res = await fetch(new URL('/api/solve', url), {
@@ -389,7 +390,7 @@ await step('a phone with a touch screen plays with taps on the keypad', async ()
   const j = g.puzzle.indexOf('.', i + 1);
   await p.tap(`.cell[data-i="${j}"]`);
   await p.tap('.key[data-d="7"]');
-  assertEq(await p.locator(`.cell[data-i="${j}"] .marks .m`).allTextContents(), ['7'], 'tapped mark');
+  assertEq(await p.locator(`.cell[data-i="${j}"] .marks .m`).evaluateAll((els) => els.map((e) => e.dataset.d)), ['7'], 'tapped mark');
   const board = await p.locator('#board').boundingBox();
   const pad = await p.locator('#keypad').boundingBox();
   assert(board.x >= 0 && board.x + board.width <= 390, 'the grid fits the screen');

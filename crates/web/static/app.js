@@ -519,13 +519,15 @@ function render() {
       const key = hintKey.get(i) || 0;
       if (m || elim || key) {
         const shown = m | elim | key;
-        html = '<span class="marks">' + [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => {
+        // The cell's label says the marks in words; the small digits are drawn by the style
+        // sheet (`data-d`), for the eye only, so the label is the cell's whole text.
+        html = '<span class="marks" aria-hidden="true">' + [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => {
           if (!(shown & bit(d))) return '<span></span>';
           const k = ['m'];
           if (sameOn && selVal === d) k.push('m-same');
           if (key & bit(d)) k.push('m-key');
           if (elim & bit(d)) k.push('m-elim');
-          return `<span class="${k.join(' ')}">${d}</span>`;
+          return `<span class="${k.join(' ')}" data-d="${d}"></span>`;
         }).join('') + '</span>';
         label += m ? `empty, pencil marks ${digitsOf(m).join(' ')}` : 'empty';
         if (elim) label += `; the hint removes ${digitsOf(elim).join(' ')}`;
@@ -534,7 +536,7 @@ function render() {
         label += 'empty';
       }
       if (centre) {
-        html += `<span class="centre${digitsOf(centre).length > 4 ? ' many' : ''}">${digitsOf(centre).join('')}</span>`;
+        html += `<span class="centre${digitsOf(centre).length > 4 ? ' many' : ''}" aria-hidden="true" data-d="${digitsOf(centre).join('')}"></span>`;
         label += `, centre marks ${digitsOf(centre).join(' ')}`;
       }
     }
