@@ -597,7 +597,7 @@ fn hint_names_a_skyscraper_where_se_has_a_turbot_fish() {
         .success()
         .stdout(contains("1. Technique: Look for a Skyscraper.\n"))
         .stdout(contains(
-            "2. Where: Look for a Skyscraper in column 3, column 9, row 7, at r7c3 r6c3 r7c9 r5c9.",
+            "2. Where: Look for a Skyscraper in column 3, column 9, row 7.\n",
         ))
         .stdout(contains(
             "3. Step [6.6]: Skyscraper on 9 in column 3 and column 9:",

@@ -42,6 +42,10 @@ pub(crate) struct PuzzleInfo {
     givens: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     symmetry: Option<&'static str>,
+    /// The technique of the hardest step the puzzle needs (not sent for imports, whose grading
+    /// has a time budget and keeps no steps).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    hardest: &'static str,
 }
 
 /// `POST /api/import` and `POST /api/solve` body.
@@ -96,6 +100,9 @@ pub(crate) struct HintInfo {
     technique_text: String,
     where_text: String,
     text: String,
+    /// What the step achieves, in plain words: "So r4c4 can't be 1 or 3, and r9c4 is 1."
+    #[serde(skip_serializing_if = "String::is_empty")]
+    result_text: String,
     cells: Vec<usize>,
     houses: Vec<HouseInfo>,
     placements: Vec<CellDigit>,
@@ -308,6 +315,43 @@ fn list_cells(cells: impl IntoIterator<Item = usize>) -> String {
     }
 }
 
+/// "1, 2 or 3" for a list of digits.
+fn digits_or(digits: &[Digit]) -> String {
+    let names: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].clone(),
+        n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+/// A step's outcome in plain words, cell by cell in the order the step names them: "So r4c4
+/// can't be 1 or 3, r5c4 can't be 1, 2 or 3, and r9c4 is 1." Empty for a step with no outcome.
+fn result_text(removed: &[(Cell, Digit)], placed: &[(Cell, Digit)]) -> String {
+    let mut by_cell: Vec<(Cell, Vec<Digit>)> = Vec::new();
+    for &(c, d) in removed {
+        match by_cell.iter_mut().find(|(k, _)| *k == c) {
+            Some((_, ds)) => ds.push(d),
+            None => by_cell.push((c, vec![d])),
+        }
+    }
+    let mut parts: Vec<String> = by_cell
+        .iter()
+        .map(|(c, ds)| {
+            let mut ds = ds.clone();
+            ds.sort();
+            ds.dedup();
+            format!("{c} can't be {}", digits_or(&ds))
+        })
+        .collect();
+    parts.extend(placed.iter().map(|(c, d)| format!("{c} is {d}")));
+    match parts.len() {
+        0 => String::new(),
+        1 => format!("So {}.", parts[0]),
+        n => format!("So {}, and {}.", parts[..n - 1].join(", "), parts[n - 1]),
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Handlers
 
@@ -356,6 +400,7 @@ pub(crate) async fn puzzle(
         rating: dealt.rating.to_string(),
         givens: dealt.puzzle.givens(),
         symmetry: Some(dealt.symmetry.name()),
+        hardest: dealt.hardest,
     }))
 }
 
@@ -378,6 +423,7 @@ pub(crate) async fn import(
             rating: rating.to_string(),
             givens: givens.givens(),
             symmetry: None,
+            hardest: "",
         })
     })
     .await?;
@@ -426,6 +472,7 @@ fn empty_hint(kind: &'static str, technique: &str) -> HintInfo {
         technique_text: String::new(),
         where_text: String::new(),
         text: String::new(),
+        result_text: String::new(),
         cells: vec![],
         houses: vec![],
         placements: vec![],
@@ -485,19 +532,41 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
                 .map(|c| (c, solution.get(c)))
                 .collect();
             if !missing.is_empty() {
+                // Applying puts back every candidate the cell's notes left out, so the hint
+                // never tells which one was its digit.
                 let cells: Vec<usize> = missing.iter().map(|(c, _)| c.as_index()).collect();
+                let restore: Vec<(Cell, Digit)> = missing
+                    .iter()
+                    .flat_map(|&(c, _)| {
+                        let have = m[c.as_index()];
+                        b.candidates(c)
+                            .iter()
+                            .filter(move |&d| !have.contains(d))
+                            .map(move |d| (c, d))
+                    })
+                    .collect();
+                let (one, n) = (missing.len() == 1, missing.len());
                 return Ok(HintInfo {
-                    technique_text: "A pencil mark you removed was needed.".into(),
-                    where_text: format!("Look at the marks in {}.", list_cells(cells.clone())),
-                    text: format!(
-                        "The marks in {} leave out the digit that belongs there. Applying this \
-                         hint puts {} back.",
+                    technique_text: if one {
+                        "Your notes leave out a cell's digit.".into()
+                    } else {
+                        format!("Your notes leave out the digit of {n} cells.")
+                    },
+                    where_text: format!(
+                        "Your notes in {} leave out {} digit.",
                         list_cells(cells.clone()),
-                        if missing.len() == 1 { "it" } else { "them" }
+                        if one { "its" } else { "their" }
+                    ),
+                    text: format!(
+                        "Your notes in {} leave out {} digit, so no step can be trusted \
+                         there. Applying this hint puts back every candidate {} notes left out.",
+                        list_cells(cells.clone()),
+                        if one { "its" } else { "their" },
+                        if one { "its" } else { "their" }
                     ),
                     cells,
-                    restore_marks: cell_digits(&missing),
-                    ..empty_hint("mistake", "Missing pencil mark")
+                    restore_marks: cell_digits(&restore),
+                    ..empty_hint("mistake", "Notes leave out a digit")
                 });
             }
             // Cells without marks count as holding every candidate.
@@ -512,7 +581,9 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
     }
 
     if let Some(step) = engine::next_hint(&givens, &entries, board_marks.as_ref()) {
+        let removed = [&step.eliminations[..], &step.shown_eliminations[..]].concat();
         return Ok(HintInfo {
+            result_text: result_text(&removed, &step.placements),
             kind: "step",
             technique: step.technique.to_string(),
             rating: Some(step.rating.to_string()),
@@ -522,7 +593,9 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
             cells: step.cells.iter().map(|c| c.as_index()).collect(),
             houses: step.houses.iter().copied().map(house_info).collect(),
             placements: cell_digits(&step.placements),
-            eliminations: cell_digits(&step.eliminations),
+            // A direct step applies its placement alone, but its text names the candidates it
+            // removes on the way: the player sees them struck out and Apply removes them too.
+            eliminations: cell_digits(&removed),
             clear: vec![],
             restore_marks: vec![],
         });
@@ -609,6 +682,18 @@ mod tests {
             e.message().contains("r1c1 holds 4 but its given is 3"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn result_text_groups_each_cells_digits() {
+        let (c, d) = (Cell::at, |n| Digit::new(n).unwrap());
+        let removed = [(c(3, 3), d(1)), (c(3, 3), d(3)), (c(4, 3), d(1))];
+        assert_eq!(
+            result_text(&removed, &[(c(8, 3), d(1))]),
+            "So r4c4 can't be 1 or 3, r5c4 can't be 1, and r9c4 is 1."
+        );
+        assert_eq!(result_text(&[], &[(c(0, 0), d(5))]), "So r1c1 is 5.");
+        assert_eq!(result_text(&[], &[]), "");
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! The one place the web crate calls the core's generator and grader, so that the handlers and
 //! the pool speak only of puzzles, bands and steps.
 
+use rand::seq::SliceRandom;
+use rand::Rng as _;
 use shudu_core::generate::{generate_one, GenerateConfig};
 use shudu_core::grids::Rng;
 use shudu_core::logic;
+use shudu_core::solver::{solve_unique, Solutions};
 use shudu_core::{DigitSet, Puzzle};
 
 pub use shudu_core::generate::Symmetry;
@@ -23,13 +26,71 @@ pub fn generate(symmetry: Symmetry, rng: &mut Rng) -> Puzzle {
     }
 }
 
-/// The puzzle's rating (Sudoku Explainer's ER) and band.
-pub fn grade(p: &Puzzle) -> (Rating, Band) {
-    let g = logic::rate(p);
-    (g.er, g.band)
+/// The puzzle's rating (Sudoku Explainer's ER), its band, and the technique of the path's
+/// hardest step (the first one rated ER): what the puzzle needs, which the game shows beside its
+/// rating.
+pub fn grade_with_hardest(p: &Puzzle) -> (Rating, Band, &'static str) {
+    let g = logic::grade(p);
+    let hardest = g
+        .steps
+        .iter()
+        .find(|s| s.rating == g.er)
+        .map_or("", |s| s.technique);
+    (g.er, g.band, hardest)
 }
 
-/// [`grade`], given up (`None`) as soon as `stop()` says so between two steps.
+/// How many givens the game deals a band's puzzles with, if not the generator's minimal
+/// puzzles (22 to 27 givens): casual players expect easy and medium puzzles to start fuller.
+pub fn givens_range(band: Band) -> Option<(usize, usize)> {
+    match band {
+        Band::Easy => Some((32, 36)),
+        Band::Medium => Some((28, 31)),
+        _ => None,
+    }
+}
+
+/// A generated puzzle dealt to the game: its givens brought into its band's
+/// [`givens_range`] by adding givens of its solution (whole orbits of `symmetry`, so the
+/// pattern keeps it), then graded again. Added givens never make a puzzle harder, but may make
+/// it easier: then the easier band's range applies, which may add more.
+pub fn deal(p: Puzzle, symmetry: Symmetry, rng: &mut Rng) -> (Puzzle, Rating, Band, &'static str) {
+    let mut p = p;
+    let (mut rating, mut band, mut hardest) = grade_with_hardest(&p);
+    let Solutions::Unique(solution) = solve_unique(&p) else {
+        return (p, rating, band, hardest);
+    };
+    for _ in 0..Band::ALL.len() {
+        let Some((lo, hi)) = givens_range(band) else {
+            break;
+        };
+        if p.givens() >= lo {
+            break;
+        }
+        let target = rng.random_range(lo..=hi);
+        let mut orbits: Vec<_> = symmetry
+            .orbits()
+            .into_iter()
+            .filter(|o| o.iter().all(|c| p.get(c).is_none()))
+            .collect();
+        orbits.shuffle(rng);
+        for o in orbits {
+            let n = o.len() as usize;
+            if p.givens() >= target {
+                break;
+            }
+            if p.givens() + n > hi {
+                continue;
+            }
+            for c in o.iter() {
+                p.set(c, Some(solution.get(c)));
+            }
+        }
+        (rating, band, hardest) = grade_with_hardest(&p);
+    }
+    (p, rating, band, hardest)
+}
+
+/// The rating and band of [`grade_with_hardest`], given up (`None`) as soon as `stop()` says so between two steps.
 pub fn grade_until(p: &Puzzle, stop: &dyn Fn() -> bool) -> Option<(Rating, Band)> {
     logic::rate_until(p, stop).map(|g| (g.er, g.band))
 }
@@ -61,12 +122,42 @@ mod tests {
     }
 
     #[test]
+    fn dealt_easy_and_medium_puzzles_have_their_bands_givens() {
+        let mut rng = shudu_core::grids::rng_for(7, 0);
+        let mut seen = std::collections::HashSet::new();
+        for symmetry in [
+            Symmetry::None,
+            Symmetry::None,
+            Symmetry::Rot180,
+            Symmetry::None,
+        ] {
+            for _ in 0..3 {
+                let p = generate(symmetry, &mut rng);
+                let (q, rating, band, hardest) = deal(p, symmetry, &mut rng);
+                assert!(matches!(solve_unique(&q), Solutions::Unique(_)));
+                assert!(symmetry.holds_for(&q));
+                let r = logic::rate(&q);
+                assert_eq!((r.er, r.band), (rating, band), "{}", q.to_line());
+                assert!(!hardest.is_empty());
+                if let Some((lo, hi)) = givens_range(band) {
+                    assert!((lo..=hi).contains(&q.givens()), "{band:?}: {}", q.to_line());
+                    seen.insert(band);
+                } else {
+                    assert_eq!(q, p, "harder bands keep the minimal puzzle");
+                }
+            }
+        }
+        assert!(!seen.is_empty(), "some puzzle was easy or medium");
+    }
+
+    #[test]
     fn grade_puts_the_rating_in_its_band() {
         let p: Puzzle =
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
                 .parse()
                 .unwrap();
-        let (rating, band) = grade(&p);
+        let (rating, band, hardest) = grade_with_hardest(&p);
+        assert!(!hardest.is_empty());
         assert_eq!(band, Band::of(rating));
     }
 

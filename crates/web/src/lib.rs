@@ -22,7 +22,7 @@
 //! | request | answer |
 //! |---|---|
 //! | `GET /api/bands` | `{"bands": ["easy", ..], "symmetries": ["none", ..]}` |
-//! | `GET /api/puzzle?band=hard&symmetry=rot180` | `{"puzzle", "band", "rating": "4.2", "givens": 24, "symmetry": "rot180"}` |
+//! | `GET /api/puzzle?band=hard&symmetry=rot180` | `{"puzzle", "band", "rating": "4.2", "givens": 24, "symmetry": "rot180", "hardest": "XY-Wing"}` |
 //! | `POST /api/import {"puzzle": ".."}` | `{"puzzle", "band", "rating", "givens"}` |
 //! | `POST /api/check {"givens", "entries"}` | `{"wrong": [cells], "conflicts": [cells], "complete", "solved"}` |
 //! | `POST /api/hint {"givens", "entries", "marks"}` | a hint (below) |
@@ -32,7 +32,9 @@
 //! - **`/api/puzzle`**: `band` is one of `easy`, `medium`, `hard`, `fiendish`, `diabolical`,
 //!   `extreme` (default `medium`); `symmetry` (optional) is one of `/api/bands`' symmetries. The
 //!   puzzle has exactly one solution, which is not sent. It comes from a pool kept full in the
-//!   background (see [`PoolConfig`]), so it is served at once.
+//!   background (see [`PoolConfig`]), so it is served at once. Easy puzzles have 32 to 36
+//!   givens and medium ones 28 to 31 (givens added back to a minimal puzzle); harder bands are
+//!   minimal. `hardest` is the technique of the hardest step the puzzle needs.
 //! - **`/api/import`**: `puzzle` in any format the core reads (an 81-character line in
 //!   practice). It must have exactly one solution; 0 or several is a 400 saying which.
 //! - **`/api/check`**: `entries` (optional) are the player's digits; they may repeat the givens
@@ -41,10 +43,15 @@
 //!   is `complete` with no conflict, judged by the rules alone.
 //! - **`/api/hint`**: `entries` and `marks` are optional. The answer has a `kind`: `step` (the
 //!   grader's next step: `technique`, `rating`, `technique_text`, `where_text`, `text`, `cells`,
-//!   `houses`, `placements` and `eliminations` as `{"cell", "digit"}`), `mistake` (a wrong digit,
-//!   listed in `clear`, or marks that leave out a cell's digit, listed in `restore_marks`),
-//!   `reveal` (no known technique applies: one cell's digit in `placements`) or `solved`. The
-//!   three texts are the stages of a hint: which technique, where, and the full step.
+//!   `houses`, `placements` and `eliminations` as `{"cell", "digit"}`, where the eliminations of
+//!   a direct step are those its text names; `result_text`, the outcome in plain words),
+//!   `mistake` (a wrong digit, listed in `clear`, or marks that leave out a cell's digit: every
+//!   candidate they leave out is in `restore_marks`, so the answer never tells which was the
+//!   digit), `reveal` (no known technique applies: one cell's digit in `placements`) or
+//!   `solved`. The three texts are the stages of a hint: which technique, where (houses only,
+//!   never the step's cells), and the full step. Send `marks` only when they are meant to hold
+//!   every candidate (the game sends them after "Fill candidates"): a cell whose marks leave
+//!   out its digit is reported as a mistake.
 //! - **`/api/solve`**: the unique solution; 0 or several solutions is a 400.
 //!
 //! # Errors

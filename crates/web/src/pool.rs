@@ -64,6 +64,8 @@ pub struct Dealt {
     pub band: Band,
     /// The symmetry of its givens.
     pub symmetry: Symmetry,
+    /// The technique of its hardest step ("" if not known).
+    pub hardest: &'static str,
 }
 
 /// How many served puzzles a shelf keeps to deal equivalents of.
@@ -281,8 +283,8 @@ fn work(pool: Weak<Inner>, mut rng: shudu_core::grids::Rng) {
         };
         turn = turn.wrapping_add(1);
         let started = Instant::now();
-        let puzzle = engine::generate(symmetry, &mut rng);
-        let (rating, band) = engine::grade(&puzzle);
+        let generated = engine::generate(symmetry, &mut rng);
+        let (puzzle, rating, band, hardest) = engine::deal(generated, symmetry, &mut rng);
         if file(
             &inner,
             Dealt {
@@ -290,6 +292,7 @@ fn work(pool: Weak<Inner>, mut rng: shudu_core::grids::Rng) {
                 rating,
                 band,
                 symmetry,
+                hardest,
             },
         ) {
             inner.filled.notify_waiters();

@@ -1,8 +1,9 @@
 // shudu: the game page. Plain JavaScript, no build step; served from the binary.
 //
 // The game state is one object (`game`) saved to localStorage after every change: the puzzle,
-// the player's digits (`values`) and pencil marks (`marks`, one 9-bit mask a cell), and the undo
-// and redo stacks as lists of cell changes. The page never holds the solution while playing: a
+// the player's digits (`values`), corner pencil marks (`marks`, one 9-bit mask a cell: the
+// candidates hints read), centre marks (`centre`, the same shape), cell colours (`colours`,
+// 0 for none or 1-9), and the undo and redo stacks as lists of cell changes. The page never holds the solution while playing: a
 // win is judged by the rules (the grid is full and no house repeats a digit), and the solution is
 // fetched only when the player asks for "first mistake".
 
@@ -16,8 +17,12 @@ const LABEL = {
 const STORE = { game: 'shudu.game.v1', stats: 'shudu.stats.v1', settings: 'shudu.settings.v1' };
 const DEFAULT_SETTINGS = {
   theme: 'auto', timer: true, autoMarks: true, same: true, conflicts: true, symmetry: 'none',
-  band: 'medium',
+  band: 'medium', digitFirst: false, coords: false,
 };
+// Cell colours, after Okabe and Ito's palette for colour-blind readers (with grey and a pale
+// rose to make nine); screen readers hear their names.
+const COLOUR_NAMES = ['', 'orange', 'sky blue', 'green', 'yellow', 'blue', 'vermilion', 'purple', 'grey', 'rose'];
+const MODE_NAMES = { digit: 'Digits', corner: 'Pencil marks', centre: 'Centre marks', colour: 'Colours' };
 
 // ---------------------------------------------------------------------------------------------
 // Geometry: cells 0..80 row-major; houses are 9 rows, 9 columns, 9 boxes.
@@ -64,7 +69,11 @@ let stats = load(STORE.stats, {});
 let game = null;
 const ui = {
   selected: 40,
-  pencil: false,
+  selection: new Set(), // more cells, chosen by Ctrl-click or by dragging; empty for one
+  dragging: false,
+  mode: 'digit', // what the keypad enters: 'digit', 'corner', 'centre' or 'colour'
+  digit: 0, // the digit picked first, in digit-first mode
+  longPress: null, // a touch held on a key, for a pencil mark
   paused: false,
   loading: false,
   hint: null, // { key, data, stage }
@@ -77,6 +86,13 @@ const ui = {
 function validGame(g) {
   return g && g.v === 1 && isLine(g.puzzle) && Array.isArray(g.values) && g.values.length === 81 &&
     Array.isArray(g.marks) && g.marks.length === 81 && Array.isArray(g.history) && Array.isArray(g.future);
+}
+
+// Games saved before centre marks and colours get empty ones.
+function upgradeGame(g) {
+  if (!Array.isArray(g.centre) || g.centre.length !== 81) g.centre = Array(81).fill(0);
+  if (!Array.isArray(g.colours) || g.colours.length !== 81) g.colours = Array(81).fill(0);
+  return g;
 }
 
 function saveGame() {
@@ -139,46 +155,58 @@ function conflictsOf(vals) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Changes, undo and redo. A move is a list of [cell, oldValue, oldMarks, newValue, newMarks].
+// Changes, undo and redo. A move is a list of [cell, oldValue, oldMarks, newValue, newMarks],
+// followed by [oldCentre, newCentre, oldColour, newColour] when the centre marks or the colour
+// change (moves saved before those existed have five items).
+
+function setCell(i, v, m, c, k) {
+  game.values[i] = v;
+  game.marks[i] = m;
+  if (c !== undefined) game.centre[i] = c;
+  if (k !== undefined) game.colours[i] = k;
+}
+const undoChange = (ch) => setCell(ch[0], ch[1], ch[2], ch[5], ch[7]);
+const redoChange = (ch) => setCell(ch[0], ch[3], ch[4], ch[6], ch[8]);
 
 function commit(changes, label) {
-  if (!game || game.solved || ui.paused) return false;
+  if (!game || game.solved || ui.paused || ui.loading) return false;
   const move = [];
   for (const [i, next] of changes) {
     const v = next.v ?? game.values[i];
     const m = next.m ?? game.marks[i];
-    if (v !== game.values[i] || m !== game.marks[i]) move.push([i, game.values[i], game.marks[i], v, m]);
+    const c = next.c ?? game.centre[i];
+    const k = next.k ?? game.colours[i];
+    const ch = [i, game.values[i], game.marks[i], v, m];
+    if (c !== game.centre[i] || k !== game.colours[i]) ch.push(game.centre[i], c, game.colours[i], k);
+    if (ch.length > 5 || v !== game.values[i] || m !== game.marks[i]) move.push(ch);
   }
   if (move.length === 0) return false;
-  for (const [i, , , v, m] of move) {
-    game.values[i] = v;
-    game.marks[i] = m;
-  }
+  for (const ch of move) redoChange(ch);
   game.history.push({ k: label, c: move });
   game.future = [];
+  if (!game.counted) {
+    // A game counts as started on its first move, not when it is dealt or imported.
+    game.counted = true;
+    bandStats(game.band).started++;
+    store(STORE.stats, stats);
+  }
   afterChange();
   return true;
 }
 
 function undo() {
-  if (!game || game.solved || ui.paused || game.history.length === 0) return;
+  if (!game || game.solved || ui.paused || ui.loading || game.history.length === 0) return;
   const move = game.history.pop();
-  for (const [i, v, m] of move.c) {
-    game.values[i] = v;
-    game.marks[i] = m;
-  }
+  for (const ch of move.c) undoChange(ch);
   game.future.push(move);
   afterChange();
   announce(`Undid ${describeMove(move)}`);
 }
 
 function redo() {
-  if (!game || game.solved || ui.paused || game.future.length === 0) return;
+  if (!game || game.solved || ui.paused || ui.loading || game.future.length === 0) return;
   const move = game.future.pop();
-  for (const [i, , , v, m] of move.c) {
-    game.values[i] = v;
-    game.marks[i] = m;
-  }
+  for (const ch of move.c) redoChange(ch);
   game.history.push(move);
   afterChange();
   announce(`Redid ${describeMove(move)}`);
@@ -186,13 +214,18 @@ function redo() {
 
 function describeMove(move) {
   const names = { digit: 'a digit', erase: 'an erase', mark: 'a pencil mark', fill: 'filling candidates',
-    clear: 'clearing marks', hint: 'a hint' };
+    clear: 'clearing marks', hint: 'a hint', centre: 'a centre mark', colour: 'a colour' };
   return names[move.k] || 'a move';
 }
 
 function afterChange() {
   ui.wrong.clear();
   ui.flash = null;
+  // A hint belongs to its position: after any move it would show text without highlights.
+  if (ui.hint && ui.hint.key !== positionKey()) {
+    ui.hint = null;
+    hideHint();
+  }
   saveGame();
   render();
   checkWin();
@@ -205,33 +238,57 @@ function placement(i, d, changes = new Map()) {
     for (const p of PEERS[i]) {
       const m = changes.get(p)?.m ?? game.marks[p];
       if (m & bit(d)) changes.set(p, { ...changes.get(p), m: m & ~bit(d) });
+      const c = changes.get(p)?.c ?? game.centre[p];
+      if (c & bit(d)) changes.set(p, { ...changes.get(p), c: c & ~bit(d) });
     }
   }
   return changes;
 }
 
-function enterDigit(d, asMark) {
-  if (!game || game.solved || ui.paused) return;
-  const i = ui.selected;
-  if (givenAt(i)) {
-    toast(`${cellName(i)} is a given.`);
+// The cells an entry goes to: every selected cell, or the one with the cursor.
+function targets() {
+  return ui.selection.size > 1 ? [...ui.selection].sort((a, b) => a - b) : [ui.selected];
+}
+
+// Enters `d` in the target cells in `mode` (the keypad's mode unless Shift or a long press
+// said otherwise): a digit, a corner or centre mark (toggled: added to every target unless
+// all have it), or a colour.
+function enterDigit(d, mode = ui.mode) {
+  if (!game || game.solved || ui.paused || ui.loading) return;
+  const all = targets();
+  if (mode === 'colour') {
+    const k = all.every((i) => game.colours[i] === d) ? 0 : d;
+    commit(new Map(all.map((i) => [i, { k }])), 'colour');
     return;
   }
-  if (asMark) {
-    if (game.values[i]) {
+  const open = all.filter((i) => !givenAt(i));
+  if (open.length === 0) {
+    toast(`${cellName(ui.selected)} is a given.`);
+    return;
+  }
+  if (mode === 'corner' || mode === 'centre') {
+    const empty = open.filter((i) => !game.values[i]);
+    if (empty.length === 0) {
       toast('Erase the digit first to pencil in marks.');
       return;
     }
-    commit(new Map([[i, { m: game.marks[i] ^ bit(d) }]]), 'mark');
+    const field = mode === 'corner' ? 'm' : 'c';
+    const have = (i) => (mode === 'corner' ? game.marks[i] : game.centre[i]);
+    const adding = !empty.every((i) => have(i) & bit(d));
+    commit(new Map(empty.map((i) => [i, { [field]: adding ? have(i) | bit(d) : have(i) & ~bit(d) }])),
+      mode === 'corner' ? 'mark' : 'centre');
     return;
   }
-  if (game.values[i] === d) {
-    commit(new Map([[i, { v: 0 }]]), 'erase');
+  if (open.length === 1 && game.values[open[0]] === d) {
+    commit(new Map([[open[0], { v: 0 }]]), 'erase');
     return;
   }
-  if (commit(placement(i, d), 'digit') && settings.conflicts && !game.solved) {
-    const clash = PEERS[i].find((p) => valueAt(p) === d);
-    if (clash !== undefined) {
+  const changes = new Map();
+  for (const i of open) placement(i, d, changes);
+  if (commit(changes, 'digit') && settings.conflicts && !game.solved) {
+    const i = open.find((j) => PEERS[j].some((p) => valueAt(p) === d));
+    if (i !== undefined) {
+      const clash = PEERS[i].find((p) => valueAt(p) === d);
       const where = row(clash) === row(i) ? 'row' : col(clash) === col(i) ? 'column' : 'box';
       toast(`${d} is already in this ${where}.`);
     }
@@ -239,11 +296,16 @@ function enterDigit(d, asMark) {
 }
 
 function erase() {
-  if (!game || game.solved || ui.paused) return;
-  const i = ui.selected;
-  if (givenAt(i)) return;
-  if (game.values[i]) commit(new Map([[i, { v: 0 }]]), 'erase');
-  else if (game.marks[i]) commit(new Map([[i, { m: 0 }]]), 'erase');
+  if (!game || game.solved || ui.paused || ui.loading) return;
+  const all = targets();
+  if (ui.mode === 'colour' || all.every((i) => givenAt(i) || (!game.values[i] && !game.marks[i] && !game.centre[i]))) {
+    // Nothing else to erase: the colour goes.
+    if (all.some((i) => game.colours[i])) commit(new Map(all.map((i) => [i, { k: 0 }])), 'erase');
+    return;
+  }
+  const open = all.filter((i) => !givenAt(i));
+  if (open.some((i) => game.values[i])) commit(new Map(open.map((i) => [i, { v: 0 }])), 'erase');
+  else commit(new Map(open.map((i) => [i, { m: 0, c: 0 }])), 'erase');
 }
 
 function fillCandidates() {
@@ -251,13 +313,17 @@ function fillCandidates() {
   const vals = boardValues();
   const changes = new Map();
   for (let i = 0; i < 81; i++) if (!vals[i]) changes.set(i, { m: candidatesOf(i, vals) });
+  const was = game.filled;
+  game.filled = true; // from now on the notes are meant to be complete: hints judge them
   if (commit(changes, 'fill')) announce('Filled every empty cell with its candidates.');
+  else if (!was) saveGame();
 }
 
 function clearMarks() {
   if (!game) return;
   const changes = new Map();
-  for (let i = 0; i < 81; i++) if (game.marks[i]) changes.set(i, { m: 0 });
+  for (let i = 0; i < 81; i++) if (game.marks[i] || game.centre[i]) changes.set(i, { m: 0, c: 0 });
+  game.filled = false;
   if (commit(changes, 'clear')) announce('Cleared every pencil mark.');
 }
 
@@ -265,7 +331,8 @@ function clearMarks() {
 // Timer. `game.elapsed` holds the finished stretches; `ui.since` the start of the running one.
 
 function clockRunning() {
-  return !!game && !game.solved && !ui.paused && !ui.loading && !document.hidden;
+  return !!game && !game.solved && !ui.paused && !ui.loading && !document.hidden &&
+    !document.querySelector('dialog[open]');
 }
 
 function syncClock() {
@@ -341,7 +408,8 @@ function buildBoard() {
       el.setAttribute('role', 'gridcell');
       el.dataset.i = String(i);
       el.tabIndex = -1;
-      el.addEventListener('click', () => select(i));
+      el.addEventListener('pointerdown', (e) => cellDown(e, i));
+      el.addEventListener('pointerenter', () => cellDrag(i));
       rowEl.append(el);
       cells.push({ el, html: '', cls: '', label: '' });
     }
@@ -353,8 +421,23 @@ function buildBoard() {
     b.type = 'button';
     b.className = 'key';
     b.dataset.d = String(d);
-    b.innerHTML = `<span class="key-digit">${d}</span><span class="key-left" aria-hidden="true"></span>`;
-    b.addEventListener('click', (e) => enterDigit(d, ui.pencil !== e.shiftKey));
+    b.innerHTML = `<span class="key-swatch t${d}" aria-hidden="true"></span><span class="key-digit">${d}</span>` +
+      '<span class="key-left" aria-hidden="true"></span>';
+    b.addEventListener('click', (e) => keyPress(d, e));
+    // A touch held on a key enters a pencil mark.
+    b.addEventListener('pointerdown', (e) => {
+      if (e.pointerType !== 'touch') return;
+      clearTimeout(ui.longPress?.timer);
+      ui.longPress = { d, fired: false, timer: setTimeout(() => {
+        ui.longPress.fired = true;
+        enterDigit(d, 'corner');
+        navigator.vibrate?.(15);
+      }, 450) };
+    });
+    for (const end of ['pointerup', 'pointercancel', 'pointerleave']) {
+      b.addEventListener(end, () => clearTimeout(ui.longPress?.timer));
+    }
+    b.addEventListener('contextmenu', (e) => { if (ui.longPress) e.preventDefault(); });
     pad.append(b);
     keys.push(b);
   }
@@ -366,18 +449,23 @@ function render() {
   const conflicts = conflictsOf(vals);
   const shownConflicts = settings.conflicts ? conflicts : new Set();
   const sel = ui.selected;
-  const selVal = vals[sel];
+  // The digit to highlight: the one picked first in digit-first mode, else the selected cell's.
+  const selVal = settings.digitFirst && ui.digit ? ui.digit : vals[sel];
+  const multi = ui.selection.size > 1;
   const hint = ui.hint && ui.hint.key === positionKey() ? ui.hint : null;
   const hintCells = new Set();
   const hintHouse = new Set();
   const hintPlace = new Map();
   const hintElim = new Map();
   if (hint && hint.stage >= 2) {
-    for (const i of hint.data.cells) hintCells.add(i);
-    for (const h of hint.data.houses) {
-      const k = h.kind === 'row' ? h.index : h.kind === 'col' ? 9 + h.index : 18 + h.index;
-      for (const i of HOUSES[k]) hintHouse.add(i);
+    // Stage 2 tints the houses to look at (for a step without houses, the boxes of its
+    // cells, as its text says); the cells themselves would give the step away until stage 3.
+    const houses = hint.data.houses.map((h) => (h.kind === 'row' ? h.index : h.kind === 'col' ? 9 + h.index : 18 + h.index));
+    if (houses.length === 0 && hint.data.kind === 'step') {
+      for (const i of hint.data.cells) if (!houses.includes(18 + box(i))) houses.push(18 + box(i));
     }
+    for (const k of houses) for (const i of HOUSES[k]) hintHouse.add(i);
+    if (hint.stage >= 3 || hint.data.kind !== 'step') for (const i of hint.data.cells) hintCells.add(i);
   }
   // The digits the step is about, shown as candidates in its cells at the last stage.
   const hintKey = new Map();
@@ -387,7 +475,11 @@ function render() {
     let digits = 0;
     for (const { digit } of [...hint.data.placements, ...hint.data.eliminations]) digits |= bit(digit);
     for (const i of hint.data.cells) {
-      const shown = (game.marks[i] || candidatesOf(i, vals)) & digits;
+      const cands = game.marks[i] || candidatesOf(i, vals);
+      // A cell that loses candidates itself (a hidden set) keys the digits it keeps; any other
+      // cell keys the step's digits among its candidates (a naked set, a fish's corners).
+      const elim = hintElim.get(i) || 0;
+      const shown = elim ? cands & ~elim : cands & digits;
       if (!vals[i] && shown) hintKey.set(i, shown);
     }
   }
@@ -399,17 +491,22 @@ function render() {
     if (given) cls.push('given');
     else if (v) cls.push('entry');
     if (i === sel) cls.push('selected');
-    else if (row(i) === row(sel) || col(i) === col(sel) || box(i) === box(sel)) cls.push('peer');
-    if (settings.same && selVal && v === selVal && i !== sel) cls.push('same');
+    else if (multi && ui.selection.has(i)) cls.push('selected', 'also');
+    else if (!multi && (row(i) === row(sel) || col(i) === col(sel) || box(i) === box(sel))) cls.push('peer');
+    // The same-digit highlight would compete with a hint's drawing: off while a hint shows.
+    const sameOn = settings.same && !(hint && hint.stage >= 2 && !$('hint-panel').hidden);
+    if (sameOn && selVal && v === selVal && (i !== sel || ui.digit)) cls.push('same');
     if (shownConflicts.has(i)) cls.push('conflict');
     if (ui.wrong.has(i)) cls.push('wrong');
     if (hintCells.has(i)) cls.push('hint-cell');
     if (hintHouse.has(i)) cls.push('hint-house');
     if (hintPlace.has(i)) cls.push('hint-place');
+    else if (hintElim.has(i) && !hintCells.has(i)) cls.push('hint-target');
     if (ui.flash === i) cls.push('flash');
 
     let html;
     let label = `${spokenCell(i)}: `;
+    const centre = game.centre[i];
     if (v) {
       html = `<span class="v">${v}</span>`;
       label += given ? `${v}, given` : `${v}`;
@@ -422,13 +519,15 @@ function render() {
       const key = hintKey.get(i) || 0;
       if (m || elim || key) {
         const shown = m | elim | key;
-        html = '<span class="marks">' + [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => {
+        // The cell's label says the marks in words; the small digits are drawn by the style
+        // sheet (`data-d`), for the eye only, so the label is the cell's whole text.
+        html = '<span class="marks" aria-hidden="true">' + [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => {
           if (!(shown & bit(d))) return '<span></span>';
           const k = ['m'];
-          if (settings.same && selVal === d) k.push('m-same');
+          if (sameOn && selVal === d) k.push('m-same');
           if (key & bit(d)) k.push('m-key');
           if (elim & bit(d)) k.push('m-elim');
-          return `<span class="${k.join(' ')}">${d}</span>`;
+          return `<span class="${k.join(' ')}" data-d="${d}"></span>`;
         }).join('') + '</span>';
         label += m ? `empty, pencil marks ${digitsOf(m).join(' ')}` : 'empty';
         if (elim) label += `; the hint removes ${digitsOf(elim).join(' ')}`;
@@ -436,6 +535,15 @@ function render() {
         html = '';
         label += 'empty';
       }
+      if (centre) {
+        html += `<span class="centre${digitsOf(centre).length > 4 ? ' many' : ''}" aria-hidden="true" data-d="${digitsOf(centre).join('')}"></span>`;
+        label += `, centre marks ${digitsOf(centre).join(' ')}`;
+      }
+    }
+    const colour = game.colours[i];
+    if (colour) {
+      html = `<span class="tint t${colour}" aria-hidden="true"></span>${html}`;
+      label += `, coloured ${COLOUR_NAMES[colour]}`;
     }
     if (shownConflicts.has(i)) label += ', breaks a rule';
     if (ui.wrong.has(i)) label += ', wrong';
@@ -450,6 +558,8 @@ function render() {
     c.el.setAttribute('aria-selected', String(i === sel));
   }
 
+  drawLinks(hint && hint.stage >= 3 && hint.data.kind === 'step' ? hint.data : null);
+
   // Keypad: how many of each digit are left to place.
   const counts = Array(10).fill(0);
   for (const v of vals) if (v) counts[v]++;
@@ -459,18 +569,26 @@ function render() {
     b.querySelector('.key-left').textContent = left ? String(left) : '✓';
     b.classList.toggle('done', left === 0 && ![...conflicts].some((i) => vals[i] === d));
     // The name stays the visible digit; the count and the mode are the description.
-    b.title = `${ui.pencil ? 'Pencil mark' : 'Place'} ${d}: ${left ? `${left} left to place` : 'all placed'}`;
+    const what = { digit: 'Place', corner: 'Pencil mark', centre: 'Centre mark', colour: `Colour ${COLOUR_NAMES[d]},` }[ui.mode];
+    b.title = `${what} ${d}: ${left ? `${left} left to place` : 'all placed'}`;
+    if (settings.digitFirst) b.setAttribute('aria-pressed', String(ui.digit === d));
+    else b.removeAttribute('aria-pressed');
   }
-  $('keypad').classList.toggle('pencil', ui.pencil);
-  $('pencil').setAttribute('aria-pressed', String(ui.pencil));
-  $('pencil-state').textContent = ui.pencil ? 'on' : 'off';
-  document.body.classList.toggle('pencil-mode', ui.pencil);
+  const pencil = ui.mode === 'corner';
+  $('keypad').classList.toggle('pencil', pencil);
+  $('keypad').classList.toggle('centre', ui.mode === 'centre');
+  $('keypad').classList.toggle('colour', ui.mode === 'colour');
+  $('pencil').setAttribute('aria-pressed', String(pencil));
+  $('pencil-state').textContent = pencil ? 'on' : 'off';
+  $('centre-mode').setAttribute('aria-pressed', String(ui.mode === 'centre'));
+  $('colour-mode').setAttribute('aria-pressed', String(ui.mode === 'colour'));
+  document.body.classList.toggle('pencil-mode', pencil);
   $('undo').disabled = game.solved || game.history.length === 0;
   $('redo').disabled = game.solved || game.future.length === 0;
-  for (const id of ['erase', 'fill-marks', 'clear-marks', 'hint', 'check', 'first-mistake', 'pencil']) {
+  for (const id of ['erase', 'fill-marks', 'clear-marks', 'hint', 'check', 'first-mistake', 'pencil', 'centre-mode', 'colour-mode']) {
     $(id).disabled = game.solved || ui.paused;
   }
-  for (const b of keys) b.disabled = game.solved || ui.paused;
+  for (const b of keys) b.disabled = game.solved || ui.paused || ui.loading;
   $('pause').disabled = game.solved;
   if (ui.paused) {
     $('undo').disabled = true;
@@ -482,9 +600,37 @@ function render() {
   showTime();
 }
 
+// The links a step uses, drawn over the grid at stage 3: a wing's pivot to its pincers, a
+// chain or loop from cell to cell in its order (the grader lists a chain's cells from its
+// start). Other steps are drawn by their cells and houses alone.
+function linksOf(d) {
+  const t = d.technique;
+  const c = d.cells;
+  if (/^XYZ?-Wing/.test(t) && c.length === 3) return { pivot: c[0], lines: [[c[0], c[1]], [c[0], c[2]]] };
+  if (/Chain|Cycle|Turbot/.test(t) && !/Forcing Chains/.test(t) && c.length > 1) {
+    const lines = c.slice(1).map((to, k) => [c[k], to]);
+    if (/Cycle/.test(t) && c.length > 2) lines.push([c.at(-1), c[0]]);
+    return { pivot: null, lines };
+  }
+  return { pivot: null, lines: [] };
+}
+
+function drawLinks(d) {
+  const svg = $('links');
+  const { pivot, lines } = d ? linksOf(d) : { pivot: null, lines: [] };
+  const at = (i) => [col(i) + 0.5, row(i) + 0.5];
+  svg.innerHTML = lines.map(([a, b]) => {
+    const [x1, y1] = at(a);
+    const [x2, y2] = at(b);
+    return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
+  }).join('');
+  svg.toggleAttribute('hidden', lines.length === 0);
+  for (let i = 0; i < 81; i++) cells[i].el.classList.toggle('hint-pivot', i === pivot);
+}
+
 function renderInfo() {
   const parts = [LABEL[game.band] || game.band];
-  if (game.rating) parts.push(`rating ${game.rating}`);
+  if (game.rating) parts.push(`rating ${game.rating}${game.hardest ? ` (${game.hardest})` : ''}`);
   parts.push(`${[...game.puzzle].filter((ch) => ch !== '.' && ch !== '0').length} givens`);
   if (game.symmetry) {
     const option = document.querySelector(`#set-symmetry option[value="${game.symmetry}"]`);
@@ -496,8 +642,69 @@ function renderInfo() {
 
 function select(i) {
   ui.selected = Math.max(0, Math.min(80, i));
+  ui.selection.clear();
   render();
   focusCell();
+}
+
+// A press on a cell: in digit-first mode it enters the picked digit; with Ctrl (or Cmd, or
+// Shift) it adds the cell to the selection; else it selects the cell and starts a drag that
+// selects every cell it passes.
+function cellDown(e, i) {
+  if (e.button !== 0) return;
+  // Touch pointers are captured by the cell they start on: released, a drag reaches the others.
+  if (e.target instanceof Element && e.target.hasPointerCapture?.(e.pointerId)) e.target.releasePointerCapture(e.pointerId);
+  if (settings.digitFirst && ui.digit && !e.ctrlKey && !e.metaKey) {
+    select(i);
+    if (!givenAt(i) || ui.mode === 'colour') enterDigit(ui.digit);
+    return;
+  }
+  if (e.ctrlKey || e.metaKey || e.shiftKey) {
+    e.preventDefault();
+    if (ui.selection.size === 0) ui.selection.add(ui.selected);
+    if (ui.selection.has(i) && ui.selection.size > 1) {
+      ui.selection.delete(i);
+      ui.selected = [...ui.selection].at(-1);
+    } else {
+      ui.selection.add(i);
+      ui.selected = i;
+    }
+    render();
+    focusCell();
+    return;
+  }
+  select(i);
+  ui.dragging = true;
+}
+
+function cellDrag(i) {
+  if (!ui.dragging || i === ui.selected && ui.selection.size === 0) return;
+  if (ui.selection.size === 0) ui.selection.add(ui.selected);
+  ui.selection.add(i);
+  ui.selected = i;
+  render();
+}
+
+// A key of the keypad: in digit-first mode it picks the digit (or drops it); else it enters it.
+function keyPress(d, e) {
+  if (ui.longPress?.fired) {
+    ui.longPress = null;
+    return;
+  }
+  ui.longPress = null;
+  if (settings.digitFirst && !e.shiftKey) {
+    ui.digit = ui.digit === d ? 0 : d;
+    render();
+    announce(ui.digit ? `Digit ${d} picked: tap cells to enter it` : 'No digit picked');
+    return;
+  }
+  enterDigit(d, e.shiftKey ? (ui.mode === 'corner' ? 'digit' : 'corner') : ui.mode);
+}
+
+function setMode(mode) {
+  ui.mode = ui.mode === mode ? 'digit' : mode;
+  render();
+  announce(`The keypad enters ${MODE_NAMES[ui.mode].toLowerCase()}`);
 }
 
 function focusCell() {
@@ -563,14 +770,20 @@ function startGame(info, entries) {
     puzzle: info.puzzle,
     band: info.band || 'imported',
     rating: info.rating || null,
+    hardest: info.hardest || null, // the technique of the hardest step the puzzle needs
     symmetry: info.symmetry && info.symmetry !== 'none' ? info.symmetry : null,
     values: Array(81).fill(0),
     marks: Array(81).fill(0),
+    centre: Array(81).fill(0),
+    colours: Array(81).fill(0),
     history: [],
     future: [],
     elapsed: 0,
     solved: false,
     hints: 0,
+    applied: 0, // hints applied: a game finished with one sets no best time
+    filled: false, // whether the notes were filled with every candidate (hints judge them then)
+    counted: false, // counted as started: on the first move
     created: Date.now(),
   };
   if (entries) {
@@ -579,8 +792,6 @@ function startGame(info, entries) {
       if (d && !givenAt(i)) game.values[i] = d;
     }
   }
-  bandStats(game.band).started++;
-  store(STORE.stats, stats);
   ui.hint = null;
   ui.wrong.clear();
   ui.flash = null;
@@ -588,6 +799,8 @@ function startGame(info, entries) {
   ui.since = null;
   hideHint();
   ui.selected = [...Array(81).keys()].find((i) => !givenAt(i)) ?? 40;
+  ui.selection.clear();
+  ui.digit = 0;
   saveGame();
   setPaused(false);
   render();
@@ -601,6 +814,7 @@ function setLoading(on, text = 'Making a puzzle…') {
   $('loading-text').textContent = text;
   $('new-game').disabled = on;
   syncClock();
+  render();
 }
 
 async function newGame(confirmFirst = true) {
@@ -639,13 +853,16 @@ function checkWin() {
   const s = bandStats(game.band);
   s.solved++;
   s.total += game.elapsed;
-  const record = s.best == null || game.elapsed < s.best;
+  // A best time is one the player earned: a game finished with an applied hint sets none.
+  const eligible = !game.applied;
+  const record = eligible && (s.best == null || game.elapsed < s.best);
   if (record) s.best = game.elapsed;
   store(STORE.stats, stats);
   saveGame();
   render();
   $('win-text').textContent = `You solved this ${LABEL[game.band].toLowerCase()} puzzle` +
-    (settings.timer ? ` in ${formatTime(game.elapsed)}.` : '.') + (record && s.solved > 1 ? ' A new best time!' : '');
+    (settings.timer ? ` in ${formatTime(game.elapsed)}.` : '.') + (record && s.solved > 1 ? ' A new best time!' : '') +
+    (eligible ? '' : ' Games finished with an applied hint set no best time.');
   $('win-stats').innerHTML = [
     ['Rating', game.rating ?? '—'],
     ['Hints', String(game.hints)],
@@ -658,6 +875,59 @@ function checkWin() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// What each technique is: a short explanation a hint links to, for every technique the grader
+// can name. Matched on the start of the technique's name, most specific first.
+
+const LEARN = [
+  ['Full House', 'A house (row, column or box) with one empty cell: that cell takes the one digit the house is missing.'],
+  ['Naked Single', 'A cell whose row, column and box together already hold eight different digits: only the ninth can go there.'],
+  ['Hidden Single', 'A digit that has only one place left in a row, column or box: it goes there, whatever else that cell could hold.'],
+  ['Direct Pointing', 'Pointing (a digit confined to one line inside a box) that leaves a hidden single: the step places that digit.'],
+  ['Direct Claiming', 'Claiming (a digit confined to one box inside a line) that leaves a hidden single: the step places that digit.'],
+  ['Pointing', 'Inside a box, a digit can only go in cells of one row or column. Whichever of them holds it, that line gets it from this box, so the rest of the line cannot hold it.'],
+  ['Claiming', 'Inside a row or column, a digit can only go in cells of one box. Whichever holds it, the box gets it from this line, so the rest of the box cannot hold it.'],
+  ['Direct Hidden', 'A hidden pair or triplet whose clean-up leaves a digit with a single place in the house: the step places that digit.'],
+  ['Naked Pair', 'Two cells of a house that can only hold the same two digits: those digits go in those cells, so no other cell of the house can hold them.'],
+  ['Naked Triplet', 'Three cells of a house whose candidates together are just three digits: the three digits go in those cells, so the rest of the house loses them.'],
+  ['Naked Quad', 'Four cells of a house whose candidates together are just four digits: the rest of the house loses those digits.'],
+  ['Hidden Pair', 'Two digits that, in some house, can only go in the same two cells: those cells must hold those digits, so every other candidate leaves them.'],
+  ['Hidden Triplet', 'Three digits confined to the same three cells of a house: those cells hold them, so their other candidates go.'],
+  ['Hidden Quad', 'Four digits confined to the same four cells of a house: those cells lose every other candidate.'],
+  ['Finned', 'A fish (X-Wing, Swordfish, Jellyfish) with an extra candidate, the fin. Either the fish holds, or the fin is the digit; only cells that see the fin and lie on the fish\'s cover lines lose the digit.'],
+  ['Sashimi', 'A finned fish whose base lacks one corner: the fin stands in for it. Cells that see the fin and lie on the cover lines lose the digit.'],
+  ['X-Wing', 'A digit with exactly two places in each of two rows, in the same two columns. It fills opposite corners of that rectangle, so the rest of both columns loses it (and the same with rows and columns swapped).'],
+  ['Swordfish', 'An X-Wing with three lines: a digit whose places in three rows lie in the same three columns. The rest of those columns loses it.'],
+  ['Jellyfish', 'The same with four lines: a digit whose places in four rows lie in four columns; the rest of those columns loses it.'],
+  ['Skyscraper', 'A digit with two places in each of two lines, one end of each aligned. One of the two loose ends holds the digit, so any cell seeing both loose ends loses it.'],
+  ['2-String Kite', 'A digit with two places in a row and two in a column, one of each in the same box. One of the two far ends holds the digit, so a cell seeing both loses it.'],
+  ['Turbot Fish', 'A short chain of strong links on one digit (two places in a house): one of its ends holds the digit, so a cell seeing both ends loses it.'],
+  ['Empty Rectangle', 'In a box, a digit\'s places form an L along one row and one column. Together with a strong link outside the box, it shows one cell that cannot hold the digit.'],
+  ['Simple Colouring', 'Follow one digit through houses where it has exactly two places, colouring them alternately. One colour is the truth: a cell seeing both colours loses the digit.'],
+  ['W-Wing', 'Two cells with the same two candidates, joined by a strong link on one of them: the other digit goes in one of the two cells, so a cell seeing both loses it.'],
+  ['XY-Wing', 'A pivot cell with two candidates and two pincers, each sharing one candidate with the pivot and the third digit with each other. Whatever the pivot is, one pincer is that third digit, so cells seeing both pincers lose it.'],
+  ['XYZ-Wing', 'An XY-Wing whose pivot also holds the third digit: cells seeing the pivot and both pincers lose it.'],
+  ['ALS-XZ', 'Two almost locked sets (n cells with n+1 digits) joined by a digit X they cannot both hold: then a digit Z they share goes in one of them, and cells seeing every Z of both lose it.'],
+  ['Aligned', 'Two (or three) cells that see each other cannot take a pair of digits that would empty a cell they both see: combinations are ruled out until a candidate goes.'],
+  ['Unique Rectangle', 'Four cells in two rows, two columns and two boxes cannot end with the same two digits: the puzzle would have two solutions. So a candidate that would complete that deadly pattern goes.'],
+  ['Unique Loop', 'Like a unique rectangle, with a longer loop of cells that cannot all end with the same two digits.'],
+  ['BUG', 'Bivalue universal grave: if every empty cell had two candidates, the puzzle would have two solutions. The one cell with three must take the digit that breaks that pattern.'],
+  ['Bidirectional', 'A closed loop of links, alternately strong and weak: every weak link in it is in fact strong, which removes the digit from cells outside the loop that see both ends of a link.'],
+  ['Forcing X-Chain', 'A chain of links on one digit: if one end is false the other end is true. A cell seeing both ends loses the digit (or a contradiction places it).'],
+  ['Forcing Chain', 'A chain of alternating "if not this, then that" links: assuming a candidate leads to a contradiction, or both ends agree, so the step follows.'],
+  ['Cell Forcing', 'Every candidate of one cell, followed through chains, leads to the same conclusion: so it is true whichever digit the cell holds.'],
+  ['Region Forcing', 'Every place of a digit in a house, followed through chains, leads to the same conclusion: so it is true wherever the digit goes.'],
+  ['Dynamic', 'Forcing chains that also use what earlier steps of the chain have placed: longer reasoning, found by trial and contradiction.'],
+  ['Nishio', 'Assume one candidate and follow only that digit: if it leads to a contradiction, the candidate is false.'],
+  ['Nested', 'Forcing chains that call on other forcing chains: the deepest reasoning the solver knows.'],
+];
+
+function learnAbout(technique) {
+  const found = LEARN.find(([name]) => technique.startsWith(name)) ||
+    LEARN.find(([name]) => technique.includes(name));
+  return found ? found[1] : null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Hints, check, first mistake
 
 const STAGE_BUTTON = { 1: 'Show where', 2: 'Show the step', 3: 'Apply' };
@@ -665,6 +935,11 @@ const STAGE_BUTTON = { 1: 'Show where', 2: 'Show the step', 3: 'Apply' };
 async function hintPress() {
   if (!game || game.solved || ui.paused) return;
   const key = positionKey();
+  if (ui.hint && ui.hint.key === key && $('hint-panel').hidden) {
+    // Reopening the hint of this position: the same stage, not a second hint.
+    showHint();
+    return;
+  }
   if (!ui.hint || ui.hint.key !== key) {
     try {
       $('hint').disabled = true;
@@ -672,7 +947,11 @@ async function hintPress() {
       $('hint-stage').textContent = 'Hint';
       $('hint-text').textContent = 'Looking for the next step…';
       $('hint-next').hidden = true;
-      const data = await api('/api/hint', { givens: game.puzzle, entries: entriesLine(), marks: marksList() });
+      // Notes are judged only once the player has filled every candidate: partial notes are
+      // reminders, not claims, and never a mistake.
+      const body = { givens: game.puzzle, entries: entriesLine() };
+      if (game.filled) body.marks = marksList();
+      const data = await api('/api/hint', body);
       ui.hint = { key, data, stage: 1 };
       game.hints++;
       saveGame();
@@ -703,6 +982,19 @@ function showHint() {
     : d.kind === 'mistake' ? 'A mistake' : d.kind === 'reveal' ? 'No known technique' : 'Solved';
   $('hint-stage').textContent = `Hint ${h.stage} of 3 · ${title}`;
   $('hint-text').textContent = h.stage === 1 ? d.technique_text : h.stage === 2 ? (d.where_text || d.technique_text) : d.text;
+  $('hint-result').hidden = !(h.stage >= 3 && d.result_text);
+  $('hint-result').textContent = d.result_text || '';
+  // What the technique is: open to read at any stage, as it says nothing of where the step is.
+  const about = d.kind === 'step' ? learnAbout(d.technique) : null;
+  $('hint-learn').hidden = !about;
+  if (about) {
+    const name = d.technique.replace(/ \(\+\)$/, '');
+    if ($('hint-learn-title').textContent !== `What is ${/^[AEIOUX]/.test(name) ? 'an' : 'a'} ${name}?`) {
+      $('hint-learn').open = false;
+      $('hint-learn-title').textContent = `What is ${/^[AEIOUX]/.test(name) ? 'an' : 'a'} ${name}?`;
+    }
+    $('hint-learn-text').textContent = about;
+  }
   const next = $('hint-next');
   next.hidden = d.kind === 'solved';
   next.textContent = STAGE_BUTTON[h.stage];
@@ -730,8 +1022,14 @@ function applyHint() {
   }
   ui.hint = null;
   hideHint();
-  if (commit(changes, 'hint')) announce('Applied the hint.');
-  else render();
+  // Counted before the move, which may finish the game.
+  game.applied = (game.applied || 0) + 1;
+  if (commit(changes, 'hint')) {
+    announce('Applied the hint.');
+  } else {
+    game.applied--;
+    render();
+  }
 }
 
 async function check() {
@@ -777,10 +1075,7 @@ async function firstMistake() {
   const steps = game.history.length - k;
   while (game.history.length > k) {
     const m = game.history.pop();
-    for (const [i, v, mk] of m.c) {
-      game.values[i] = v;
-      game.marks[i] = mk;
-    }
+    for (const ch of m.c) undoChange(ch);
     game.future.push(m);
   }
   afterChange();
@@ -927,6 +1222,10 @@ function applySettings() {
   $('set-same').checked = settings.same;
   $('set-conflicts').checked = settings.conflicts;
   $('set-symmetry').value = settings.symmetry;
+  $('set-digitfirst').checked = settings.digitFirst;
+  $('set-coords').checked = settings.coords;
+  document.body.classList.toggle('coords-on', settings.coords);
+  if (!settings.digitFirst) ui.digit = 0;
   render();
 }
 
@@ -960,7 +1259,7 @@ function onKey(e) {
   const d = m ? Number(m[1]) : (/^[1-9]$/.test(k) ? Number(k) : 0);
   if (d) {
     e.preventDefault();
-    enterDigit(d, ui.pencil !== e.shiftKey);
+    enterDigit(d, e.shiftKey ? (ui.mode === 'corner' ? 'digit' : 'corner') : ui.mode);
     return;
   }
   const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -976,6 +1275,19 @@ function onKey(e) {
       break;
     case 'n': case 'N':
       togglePencil();
+      break;
+    case 'm': case 'M':
+      setMode('centre');
+      break;
+    case 'c': case 'C':
+      setMode('colour');
+      break;
+    case 'Escape':
+      if (ui.selection.size || ui.digit) {
+        ui.selection.clear();
+        ui.digit = 0;
+        render();
+      }
       break;
     case 'u': case 'U':
       undo();
@@ -999,9 +1311,9 @@ function onKey(e) {
 }
 
 function togglePencil() {
-  ui.pencil = !ui.pencil;
+  ui.mode = ui.mode === 'corner' ? 'digit' : 'corner';
   render();
-  announce(ui.pencil ? 'Pencil mode on' : 'Pencil mode off');
+  announce(ui.mode === 'corner' ? 'Pencil mode on' : 'Pencil mode off');
 }
 
 function wire() {
@@ -1012,11 +1324,16 @@ function wire() {
   $('redo').addEventListener('click', redo);
   $('erase').addEventListener('click', erase);
   $('pencil').addEventListener('click', togglePencil);
+  $('centre-mode').addEventListener('click', () => setMode('centre'));
+  $('colour-mode').addEventListener('click', () => setMode('colour'));
+  document.addEventListener('pointerup', () => { ui.dragging = false; });
+  document.addEventListener('pointercancel', () => { ui.dragging = false; });
   $('fill-marks').addEventListener('click', fillCandidates);
   $('clear-marks').addEventListener('click', clearMarks);
   $('hint').addEventListener('click', hintPress);
   $('hint-next').addEventListener('click', hintPress);
-  $('hint-close').addEventListener('click', () => { ui.hint = null; hideHint(); render(); });
+  // Closing keeps the hint: reopening it at the same position shows the same stage.
+  $('hint-close').addEventListener('click', () => { hideHint(); render(); focusCell(); });
   $('check').addEventListener('click', check);
   $('first-mistake').addEventListener('click', firstMistake);
   $('pause').addEventListener('click', () => setPaused(!ui.paused));
@@ -1029,6 +1346,9 @@ function wire() {
     });
   }
   $('dlg-win').addEventListener('close', () => focusCell());
+  // The clock stops while a dialog is open (help, settings, statistics, print...).
+  const dialogs = new MutationObserver(() => { syncClock(); showTime(); });
+  for (const dlg of document.querySelectorAll('dialog')) dialogs.observe(dlg, { attributes: true, attributeFilter: ['open'] });
   $('win-new').addEventListener('click', () => { $('dlg-win').close(); newGame(false); });
 
   $('open-import').addEventListener('click', () => {
@@ -1102,6 +1422,8 @@ function wire() {
   bindSetting('set-same', 'same');
   bindSetting('set-conflicts', 'conflicts');
   bindSetting('set-symmetry', 'symmetry', 'value');
+  bindSetting('set-digitfirst', 'digitFirst');
+  bindSetting('set-coords', 'coords');
   $('open-help').addEventListener('click', () => $('dlg-help').showModal());
 
   document.addEventListener('visibilitychange', () => { syncClock(); saveGame(); });
@@ -1120,7 +1442,8 @@ async function main() {
   $('band').value = BANDS.includes(settings.band) ? settings.band : 'medium';
   const saved = load(STORE.game, null);
   if (validGame(saved)) {
-    game = saved;
+    game = upgradeGame(saved);
+    if (game.counted === undefined) game.counted = true; // saved before games counted on the first move
     // Time runs from now; what ran before the reload was saved in `elapsed`.
     applySettings();
     render();

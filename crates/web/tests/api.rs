@@ -68,6 +68,7 @@ fn dealt(line: &str, band: Band) -> Dealt {
         rating: Rating(20),
         band,
         symmetry: Symmetry::default(),
+        hardest: "Hidden Pair",
     }
 }
 
@@ -142,6 +143,7 @@ async fn puzzle_comes_from_the_pool_with_its_grade() {
     assert_eq!(v["band"], "hard");
     assert_eq!(v["rating"], "2.0");
     assert_eq!(v["givens"], 30);
+    assert_eq!(v["hardest"], "Hidden Pair");
 }
 
 #[tokio::test]
@@ -521,7 +523,7 @@ async fn hint_names_a_skyscraper_where_se_has_a_turbot_fish() {
     assert!(v["where_text"]
         .as_str()
         .unwrap()
-        .starts_with("Look for a Skyscraper in column 3, column 9, row 7"));
+        .starts_with("Look for a Skyscraper in column 3, column 9, row 7."));
     // r5c2 and r6c8 (cells 37 and 52) lose 9.
     assert_eq!(
         v["eliminations"],
@@ -547,13 +549,68 @@ async fn hint_points_at_a_wrong_digit_first() {
 
 #[tokio::test]
 async fn hint_finds_a_pencil_mark_that_leaves_out_the_digit() {
-    // r1c3's digit is 4; marks of "12" leave it out.
+    // r1c3's digit is 4, its candidates 1, 2 and 4; a mark of 1 alone leaves out 2 and 4.
     let mut marks = vec![String::new(); 81];
-    marks[2] = "12".into();
+    marks[2] = "1".into();
     let (status, v) = post(app(), "/api/hint", json!({ "givens": P, "marks": marks })).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["kind"], "mistake");
-    assert_eq!(v["restore_marks"], json!([{ "cell": 2, "digit": 4 }]));
+    assert_eq!(
+        v["where_text"], "Your notes in r1c3 leave out its digit.",
+        "{v}"
+    );
+    // Applying puts back every candidate the notes left out, not the digit alone.
+    let restored: Vec<u64> = v["restore_marks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            assert_eq!(m["cell"], 2);
+            m["digit"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(restored, [2, 4], "{v}");
+}
+
+#[tokio::test]
+async fn a_direct_hint_sends_the_candidates_its_text_removes() {
+    // Issue 16: a Direct Hidden Pair said which candidates its cells lose but sent none.
+    let givens =
+        "9..8....17.2.....6.8.6...4..2......9....9.4..1......572..4.5....16.7.2....3..9.7.";
+    let p: Puzzle = givens.parse().unwrap();
+    let mut board = shudu_core::logic::Board::new(&p);
+    let step = loop {
+        let step = shudu_core::logic::next_step(&board).expect("the path has a direct step");
+        if step.technique == "Direct Hidden Pair" {
+            break step;
+        }
+        board.apply(&step);
+    };
+    let entries: String = board
+        .to_puzzle()
+        .to_line()
+        .chars()
+        .zip(givens.chars())
+        .map(|(b, g)| if g == '.' { b } else { '.' })
+        .collect();
+    let (status, v) = post(
+        app(),
+        "/api/hint",
+        json!({ "givens": givens, "entries": entries }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["technique"], "Direct Hidden Pair", "{v}");
+    let elims = v["eliminations"].as_array().unwrap();
+    assert_eq!(elims.len(), step.shown_eliminations.len(), "{v}");
+    assert!(!elims.is_empty(), "{v}");
+    assert_eq!(v["placements"].as_array().unwrap().len(), 1, "{v}");
+    // Stage 3 ends with the outcome in plain words.
+    let result = v["result_text"].as_str().unwrap();
+    assert!(
+        result.starts_with("So r") && result.contains("can't be"),
+        "{result}"
+    );
 }
 
 #[tokio::test]
@@ -675,6 +732,7 @@ async fn head_puzzle_does_not_use_up_a_puzzle() {
         band: Band::Easy,
         rating: Rating(12),
         symmetry: Symmetry::None,
+        hardest: "Hidden Single",
     }));
     for _ in 0..3 {
         let res = app

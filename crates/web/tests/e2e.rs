@@ -1,5 +1,7 @@
-//! End-to-end: the page in a real headless Chromium, driven by `e2e/play.spec.mjs`
-//! (playwright-core). The server runs in this process on a free port.
+//! End-to-end: the page in a real headless Chromium, driven by `e2e/play.spec.mjs` (a game
+//! played to the win) and then `e2e/issue16.spec.mjs` (the bugs of issue 16 and what their
+//! fixes promise), with playwright-core. The server runs in this process on a free port; the
+//! two scripts run one after the other, as CI has two cores.
 //!
 //! Needs Debian's `chromium` (or `$CHROMIUM`), `node`, and `npm ci --prefix crates/web/e2e`.
 //! When one is missing the test prints a notice and passes, unless `CI` is set: then it fails,
@@ -12,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use shudu_web::{router, AppState, PoolConfig};
 
-/// How long the whole browser session may take before it is killed.
+/// How long each browser script may take before it is killed.
 const LIMIT: Duration = Duration::from_secs(300);
 
 fn chromium() -> Option<PathBuf> {
@@ -92,11 +94,18 @@ fn game_plays_in_headless_chromium() {
     let url = start_server();
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
     std::fs::create_dir_all(&shots).expect("a folder for screenshots");
+    for script in ["play.spec.mjs", "issue16.spec.mjs"] {
+        run_script(&e2e, script, &url, &shots);
+    }
+}
+
+/// Runs one browser script against the server and asserts that every check passed.
+fn run_script(e2e: &Path, script: &str, url: &str, shots: &Path) {
     let mut cmd = Command::new("node");
-    cmd.arg(e2e.join("play.spec.mjs"))
-        .arg(&url)
-        .env("SHUDU_E2E_SHOTS", &shots)
-        .current_dir(&e2e)
+    cmd.arg(e2e.join(script))
+        .arg(url)
+        .env("SHUDU_E2E_SHOTS", shots)
+        .current_dir(e2e)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if let Some(c) = chromium() {
@@ -111,18 +120,18 @@ fn game_plays_in_headless_chromium() {
         if started.elapsed() > LIMIT {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("the browser test took over {} s", LIMIT.as_secs());
+            panic!("{script} took over {} s", LIMIT.as_secs());
         }
         std::thread::sleep(Duration::from_millis(100));
     };
     let out = child.wait_with_output().expect("node's output");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
+    println!("{script}:\n{stdout}");
     eprintln!("{stderr}");
     assert!(
         status.success(),
-        "the browser test failed ({status}):\n{stdout}\n{stderr}"
+        "{script} failed ({status}):\n{stdout}\n{stderr}"
     );
     assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
 }

@@ -1340,6 +1340,7 @@ fn to_step(f: Found) -> Step {
         technique: f.technique,
         rating: Rating(f.rating),
         placements: f.placements,
+        shown_eliminations: vec![],
         eliminations: f.eliminations,
         cells,
         houses: vec![],

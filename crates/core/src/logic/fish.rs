@@ -85,6 +85,7 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
                     technique,
                     rating: Rating(rating),
                     placements: vec![],
+                    shown_eliminations: vec![],
                     eliminations: elims,
                     cells,
                     houses,

@@ -706,6 +706,7 @@ pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
         technique: best.technique,
         rating: Rating(best.rating),
         placements: best.placements,
+        shown_eliminations: vec![],
         eliminations: best.eliminations,
         cells: best.cells,
         houses: vec![],

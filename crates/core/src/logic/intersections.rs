@@ -220,11 +220,16 @@ fn make_step(
         }
     };
     // SE applies a direct hint as its placement alone: the eliminations are only the reason.
-    let eliminations = if placements.is_empty() { elims } else { vec![] };
+    let (eliminations, shown) = if placements.is_empty() {
+        (elims, vec![])
+    } else {
+        (vec![], board.show(|| elims))
+    };
     Step {
         technique,
         rating: Rating(rating),
         placements,
+        shown_eliminations: shown,
         eliminations,
         cells,
         houses,

@@ -412,6 +412,11 @@ pub struct Step {
     pub placements: Vec<(Cell, Digit)>,
     /// Candidates the step removes.
     pub eliminations: Vec<(Cell, Digit)>,
+    /// Candidates the step's reasoning removes on the way without applying them: a direct
+    /// hint's eliminations (SE applies a direct pointing, claiming or hidden set as its
+    /// placement alone), so that a player can be shown what the text says. Empty for every
+    /// other step.
+    pub shown_eliminations: Vec<(Cell, Digit)>,
     /// The cells a player should look at.
     pub cells: Vec<Cell>,
     /// The houses involved.
@@ -426,15 +431,22 @@ impl Step {
         format!("Look for {} {}.", article(self.technique), self.technique)
     }
 
-    /// Hint stage 2: where to look.
+    /// Hint stage 2: where to look, naming houses only, never the step's cells (which would give
+    /// the step away): its houses, or where it has none (chains), the boxes its cells lie in.
     pub fn hint_where(&self) -> String {
         let mut out = format!("Look for {} {}", article(self.technique), self.technique);
-        if !self.houses.is_empty() {
-            out.push_str(&format!(" in {}", house_list(&self.houses)));
+        let mut houses = self.houses.clone();
+        if houses.is_empty() {
+            for c in &self.cells {
+                let b = House::Box(c.box_index() as u8);
+                if !houses.contains(&b) {
+                    houses.push(b);
+                }
+            }
+            houses.sort_by_key(|h| h.ordinal());
         }
-        if !self.cells.is_empty() {
-            let cs: Vec<String> = self.cells.iter().map(|c| c.to_string()).collect();
-            out.push_str(&format!(", at {}", cs.join(" ")));
+        if !houses.is_empty() {
+            out.push_str(&format!(" in {}", house_list(&houses)));
         }
         out.push('.');
         out
@@ -770,6 +782,7 @@ fn fallback_step(board: &Board, sol: &crate::grid::Grid) -> Step {
         technique: "Nested Forcing Chains",
         rating: FALLBACK_RATING,
         placements: vec![(c, d)],
+        shown_eliminations: vec![],
         eliminations: vec![],
         cells: vec![c],
         houses: vec![],

@@ -234,6 +234,7 @@ fn direct_step(board: &Board, degree: usize, s: HiddenSet, c: usize, d: usize) -
         ("Direct Hidden Triplet", 25)
     };
     let cells = hidden_cells(board, s);
+    let shown = board.show(|| hidden_elims(board, s));
     let text = board.say(|| {
         format!(
             "In {}, digits {} can only go in {}: hidden set; so those cells lose {}, and {} can \
@@ -241,7 +242,7 @@ fn direct_step(board: &Board, degree: usize, s: HiddenSet, c: usize, d: usize) -
             house(s.h),
             super::digit_list(s.digits),
             super::cell_list(&cells),
-            super::elim_list(&hidden_elims(board, s)),
+            super::elim_list(&shown),
             d + 1,
             cell(c)
         )
@@ -251,6 +252,7 @@ fn direct_step(board: &Board, degree: usize, s: HiddenSet, c: usize, d: usize) -
         rating: Rating(rating),
         // SE applies a direct hint as its placement alone.
         placements: vec![(cell(c), digit(d))],
+        shown_eliminations: shown,
         eliminations: vec![],
         cells,
         houses: board.show(|| vec![house(s.h)]),
@@ -280,6 +282,7 @@ pub(crate) fn plain_step(board: &Board, degree: usize, s: HiddenSet) -> Step {
         technique,
         rating: Rating(rating),
         placements: vec![],
+        shown_eliminations: vec![],
         eliminations: elims,
         cells,
         houses: board.show(|| vec![house(s.h)]),
@@ -342,6 +345,7 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
                 technique,
                 rating: Rating(rating),
                 placements: vec![],
+                shown_eliminations: vec![],
                 eliminations: elims,
                 cells,
                 houses: board.show(|| vec![house(h)]),
@@ -358,6 +362,33 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A direct hidden pair places a digit and applies nothing else, but shows the candidates
+    /// its text says the pair's cells lose (issue 16: they were sent to players as none).
+    #[test]
+    fn direct_hidden_pair_shows_the_eliminations_it_names() {
+        let p: crate::Puzzle =
+            "9..8....17.2.....6.8.6...4..2......9....9.4..1......572..4.5....16.7.2....3..9.7."
+                .parse()
+                .expect("puzzle parses");
+        let mut board = Board::new(&p);
+        let mut seen = 0;
+        while let Some(step) = super::super::next_step(&board) {
+            if step.technique.starts_with("Direct") {
+                seen += 1;
+                assert!(step.eliminations.is_empty(), "{step:?}");
+                assert!(!step.shown_eliminations.is_empty(), "{step:?}");
+                for &(c, d) in &step.shown_eliminations {
+                    assert!(board.candidates(c).contains(d), "{c} still has {d}");
+                    assert!(step.text.contains(&c.to_string()), "{}", step.text);
+                }
+            } else {
+                assert!(step.shown_eliminations.is_empty(), "{step:?}");
+            }
+            board.apply(&step);
+        }
+        assert!(seen > 0, "the puzzle's path has a direct step");
+    }
 
     /// Every subset with a small enough union, in the order `combinations` gives, and no other.
     #[test]

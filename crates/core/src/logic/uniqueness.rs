@@ -277,6 +277,7 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
         technique: best.technique,
         rating: Rating(best.rating),
         placements: best.placements,
+        shown_eliminations: vec![],
         eliminations: best.elims,
         cells: best.cells,
         houses: vec![],
@@ -656,6 +657,7 @@ pub fn bug(board: &Board) -> Option<Step> {
             technique: "BUG type 1",
             rating: Rating(56),
             placements,
+            shown_eliminations: vec![],
             eliminations: elims,
             cells: vec![cell(c)],
             houses: vec![],
@@ -679,6 +681,7 @@ pub fn bug(board: &Board) -> Option<Step> {
                     super::elim_list(&elims)
                 ),
                 placements: vec![],
+                shown_eliminations: vec![],
                 eliminations: elims,
                 cells: bug_cells.iter().map(|&c| cell(c)).collect(),
                 houses: vec![],
@@ -729,6 +732,7 @@ fn bug4(board: &Board, bc: &[usize], bv: &[u16; 81], all: u16, intro: &str) -> O
             super::elim_list(&elims)
         ),
         placements: vec![],
+        shown_eliminations: vec![],
         eliminations: elims,
         cells: vec![cell(c1), cell(c2)],
         houses: vec![house(h)],
@@ -781,6 +785,7 @@ fn bug3(board: &Board, bc: &[usize], all: u16, common: &[usize], intro: &str) ->
                         super::elim_list(&elims)
                     ),
                     placements: vec![],
+                    shown_eliminations: vec![],
                     eliminations: elims,
                     cells: bc.iter().map(|&c| cell(c)).collect(),
                     houses: vec![house(h)],

@@ -94,6 +94,7 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                     technique,
                     rating: Rating(rating),
                     placements: vec![],
+                    shown_eliminations: vec![],
                     eliminations: elims,
                     cells: board.show(|| vec![cell(p), cell(a), cell(b)]),
                     houses: vec![],

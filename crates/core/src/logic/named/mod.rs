@@ -349,6 +349,7 @@ pub(crate) fn step(
         technique,
         rating: Rating(0),
         placements: vec![],
+        shown_eliminations: vec![],
         eliminations,
         cells: cells.into_iter().map(cell).collect(),
         houses,
