@@ -49,7 +49,8 @@ use crate::generate::{
     Generated, StreamSummary,
 };
 use crate::grid::{Grid, Puzzle};
-use crate::logic::{next_hint, next_step, rate, Band, Board, Rating, Summary, Tally};
+use crate::logic::named::next_hint_unchecked;
+use crate::logic::{next_step_unchecked, rate, Band, Board, Rating, Summary, Tally};
 use crate::needs::{uses_hints, Technique, TechniqueSet};
 use crate::solver::Solver;
 
@@ -363,7 +364,14 @@ struct Target {
     without: TechniqueSet,
     /// Whether the path is the hints' (a named technique is asked for or excluded).
     hints: bool,
+    /// Whether the search makes harder moves at all.
+    climbs: bool,
 }
+
+/// The lowest guide from which a search for needed techniques climbs (makes harder moves): the
+/// nishio and triplet-exclusion level, which few random puzzles reach (measured on x-wing,
+/// skyscraper and unique-rectangle: climbing from below cost 10-20% there; BENCHMARKS.md).
+const CLIMB_FROM: Rating = Rating(75);
 
 /// Just below aligned pair exclusion (6.2), the first of the costly chain-level steps: walks go
 /// this far at least, since the steps up to here cost microseconds.
@@ -405,6 +413,10 @@ impl Target {
             needs: config.needs.clone(),
             without: config.without,
             hints: uses_hints(&config.needs, config.without),
+            // A puzzle below a guide under the chains is a common draw (half of random minimal
+            // puzzles are rated under 2.6): drawing afresh costs less than climbing, which
+            // grades every neighbour and digs again. Above, climbing pays, as for the bands.
+            climbs: config.needs.is_empty() || guide.0 >= CLIMB_FROM,
         }
     }
 
@@ -438,10 +450,12 @@ impl Target {
         let mut seen = TechniqueSet::EMPTY;
         let track = self.tracks();
         while !board.is_solved() {
+            // Boards walked from a proper puzzle never break: the unchecked forms skip the
+            // scan of every house that `next_step` makes at each step.
             let step = if self.hints {
-                next_hint(&board)
+                next_hint_unchecked(&board)
             } else {
-                next_step(&board)
+                next_step_unchecked(&board)
             };
             let Some(step) = step else {
                 let g = rate(p);
@@ -453,7 +467,12 @@ impl Target {
                         }
                     }
                 }
-                let ok = g.er <= self.cap && !self.without.meets(seen);
+                let cap = if track && self.missing(seen) == 0 {
+                    self.range.1
+                } else {
+                    self.cap
+                };
+                let ok = g.er <= cap && !self.without.meets(seen);
                 return Capped {
                     er: g.er,
                     stuck: !board.to_puzzle().filled() & CellSet::ALL,
@@ -469,7 +488,15 @@ impl Target {
                     }
                     None => false,
                 };
-            if step.rating > self.cap || excluded {
+            // Once every need is met the rest of the path only has to stay in the range:
+            // finishing it (chains and all) costs less than walking the givens towards a
+            // puzzle without them.
+            let cap = if track && self.missing(seen) == 0 {
+                self.range.1
+            } else {
+                self.cap
+            };
+            if step.rating > cap || excluded {
                 return Capped {
                     er: step.rating,
                     stuck: !board.to_puzzle().filled() & CellSet::ALL,
@@ -542,6 +569,9 @@ impl<'a> Search<'a> {
             // way may help: a coin decides.
             let in_guide = self.rating.complete() && self.rating.er <= self.target.guide.1;
             let harder = self.below(&self.rating) || (in_guide && rng.next_u32() & 1 == 0);
+            if harder && !self.target.climbs {
+                return None;
+            }
             let q = if harder {
                 self.harder(rng)
             } else {
