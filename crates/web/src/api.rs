@@ -31,6 +31,9 @@ pub(crate) struct Query<T>(pub T);
 pub(crate) struct PuzzleQuery {
     band: Option<String>,
     symmetry: Option<String>,
+    /// Techniques the puzzle's solving path must use ("practise a technique"): made on demand
+    /// rather than taken from the pool.
+    needs: Option<String>,
 }
 
 /// A puzzle with its grade: the answer of `/api/puzzle` and `/api/import`.
@@ -42,6 +45,9 @@ pub(crate) struct PuzzleInfo {
     givens: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     symmetry: Option<&'static str>,
+    /// The techniques asked for with `needs`, by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    needs: Vec<String>,
 }
 
 /// `POST /api/import` and `POST /api/solve` body.
@@ -322,7 +328,53 @@ pub(crate) async fn bands() -> Json<serde_json::Value> {
 /// `HEAD /api/puzzle?band=..&symmetry=..`: checks the query as `GET` does, without taking a
 /// puzzle from the pool (a HEAD must not use one up).
 pub(crate) async fn puzzle_head(Query(q): Query<PuzzleQuery>) -> Result<(), AppError> {
-    band_and_symmetry(&q).map(drop)
+    let (band, symmetry) = band_and_symmetry(&q)?;
+    if let Some(needs) = q.needs.as_deref() {
+        needs_config(needs, q.band.is_some().then_some(band), symmetry)?;
+    }
+    Ok(())
+}
+
+/// The rated search's config for `needs`, or a 400 naming what is wrong.
+fn needs_config(
+    needs: &str,
+    band: Option<Band>,
+    symmetry: Symmetry,
+) -> Result<shudu_core::rated::RatedConfig, AppError> {
+    let needs = engine::parse_needs(needs).map_err(AppError::BadRequest)?;
+    engine::needs_config(needs, band, symmetry).map_err(AppError::BadRequest)
+}
+
+/// `GET /api/puzzle?needs=x-wing[&band=..][&symmetry=..]`: a puzzle made on demand whose solving
+/// path uses each technique named (over the whole scale unless `band` is given).
+async fn puzzle_needing(
+    state: &AppState,
+    q: &PuzzleQuery,
+    needs: &str,
+) -> Result<PuzzleInfo, AppError> {
+    let (band, symmetry) = band_and_symmetry(q)?;
+    let config = needs_config(needs, q.band.is_some().then_some(band), symmetry)?;
+    let names: Vec<String> = config.needs.iter().map(|n| n.name()).collect();
+    costly(state, move |stop| {
+        let mut rng = shudu_core::grids::rng_for(rand::random(), 0);
+        let (puzzle, rating, band) =
+            engine::generate_needing(&config, &mut rng, stop).ok_or_else(|| {
+                AppError::Unavailable(format!(
+                    "no puzzle needing {} was found within the server's budget of {} s",
+                    names.join(", "),
+                    crate::WORK_BUDGET.as_secs()
+                ))
+            })?;
+        Ok(PuzzleInfo {
+            puzzle: puzzle.to_line(),
+            band: band.name(),
+            rating: rating.to_string(),
+            givens: puzzle.givens(),
+            symmetry: Some(symmetry.name()),
+            needs: names,
+        })
+    })
+    .await
 }
 
 fn band_and_symmetry(q: &PuzzleQuery) -> Result<(Band, Symmetry), AppError> {
@@ -348,6 +400,9 @@ pub(crate) async fn puzzle(
     State(state): State<AppState>,
     Query(q): Query<PuzzleQuery>,
 ) -> Result<Json<PuzzleInfo>, AppError> {
+    if let Some(needs) = q.needs.as_deref() {
+        return Ok(Json(puzzle_needing(&state, &q, needs).await?));
+    }
     let (band, symmetry) = band_and_symmetry(&q)?;
     let dealt = state.pool.take(band, symmetry).await?;
     Ok(Json(PuzzleInfo {
@@ -356,6 +411,7 @@ pub(crate) async fn puzzle(
         rating: dealt.rating.to_string(),
         givens: dealt.puzzle.givens(),
         symmetry: Some(dealt.symmetry.name()),
+        needs: Vec::new(),
     }))
 }
 
@@ -378,6 +434,7 @@ pub(crate) async fn import(
             rating: rating.to_string(),
             givens: givens.givens(),
             symmetry: None,
+            needs: Vec::new(),
         })
     })
     .await?;
