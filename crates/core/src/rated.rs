@@ -439,10 +439,10 @@ impl Target {
     /// cap and none is excluded; otherwise stops at the first step that is not, and returns its
     /// rating with the cells empty at that point.
     ///
-    /// Without needs and exclusions it runs the same steps as [`rate`] ([`next_step`] on a
-    /// board whose steps are not put into words) and keeps the same tallies, so a complete run
-    /// gives what [`rate`] would (the tests compare them); when no technique applies it defers
-    /// to [`rate`] itself for the fallback rating. On the hints' path it asks [`next_hint`].
+    /// Without needs and exclusions it runs the same steps as [`rate`] (`next_step` on a board
+    /// whose steps are not put into words) and keeps the same tallies, so a complete run gives
+    /// what [`rate`] would (the tests compare them); when no technique applies it defers to
+    /// [`rate`] itself for the fallback rating. On the hints' path it asks `next_hint`.
     fn walk(&self, p: &Puzzle) -> Capped {
         let mut board = Board::new(p);
         board.explain = false;
