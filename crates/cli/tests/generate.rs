@@ -641,3 +641,181 @@ fn huge_count_streams_its_first_puzzles() {
     assert!(ps.len() >= 10, "{} puzzles", ps.len());
     assert!(ps.iter().take(50).all(is_proper));
 }
+
+/// The techniques of a puzzle's path: the grader's, or with `hints` the hints' (`explain
+/// --named`).
+fn used(p: &Puzzle, hints: bool) -> Vec<shudu_core::needs::Technique> {
+    shudu_core::needs::path_techniques(p, hints)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn needs_gives_puzzles_whose_path_uses_each_technique() {
+    use shudu_core::needs::Technique;
+    let out = stdout_of(&[
+        "generate",
+        "-n",
+        "3",
+        "--seed",
+        "4",
+        "--needs",
+        "x-wing,xy-wing",
+        "--threads",
+        "1",
+    ]);
+    let ps = puzzles(&out);
+    assert_eq!(ps.len(), 3);
+    for p in &ps {
+        assert!(is_proper(p));
+        let t = used(p, false);
+        assert!(
+            t.contains(&Technique::XWing) && t.contains(&Technique::XyWing),
+            "{p}"
+        );
+    }
+    // The same seed gives the same puzzles, whatever the threads.
+    let two = stdout_of(&[
+        "generate",
+        "-n",
+        "3",
+        "--seed",
+        "4",
+        "--needs",
+        "x-wing,xy-wing",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(out, two);
+    // A named technique is looked for on the hints' path, which `explain --named` prints.
+    let out = stdout_of(&[
+        "generate",
+        "-n",
+        "2",
+        "--seed",
+        "4",
+        "--needs",
+        "skyscraper",
+    ]);
+    for p in puzzles(&out) {
+        assert!(is_proper(&p));
+        assert!(used(&p, true).contains(&Technique::Skyscraper), "{p}");
+        shudu()
+            .args(["explain", "--named", "--brief", &p.to_line()])
+            .assert()
+            .success()
+            .stdout(contains("Skyscraper"));
+    }
+}
+
+#[test]
+fn without_excludes_a_family_and_combines_with_a_band_and_symmetry() {
+    let out = stdout_of(&[
+        "generate",
+        "-n",
+        "3",
+        "--seed",
+        "6",
+        "--needs",
+        "unique-rectangle",
+        "--without",
+        "chains",
+        "--difficulty",
+        "fiendish",
+        "--symmetry",
+        "rot180",
+    ]);
+    let ps = puzzles(&out);
+    assert_eq!(ps.len(), 3);
+    let chains: shudu_core::needs::TechniqueSet = "chains".parse().unwrap();
+    for p in &ps {
+        assert!(is_proper(p) && Symmetry::Rot180.holds_for(p));
+        assert_eq!(
+            shudu_core::logic::grade(p).band,
+            shudu_core::logic::Band::Fiendish
+        );
+        let t = used(p, false);
+        assert!(t.contains(&shudu_core::needs::Technique::UniqueRectangle));
+        assert!(!t.iter().any(|&x| chains.contains(x)), "{p}: {t:?}");
+    }
+}
+
+#[test]
+fn list_techniques_prints_every_name_and_family() {
+    let out = stdout_of(&["generate", "--list-techniques"]);
+    for t in shudu_core::needs::Technique::ALL {
+        assert!(out.contains(t.slug()), "{t}");
+    }
+    for name in [
+        "x-wing",
+        "skyscraper",
+        "2-string-kite",
+        "w-wing",
+        "als-xz",
+        "chains",
+        "fish",
+    ] {
+        assert!(out.lines().any(|l| l.starts_with(name)), "{name}");
+    }
+}
+
+#[test]
+fn impossible_or_unknown_techniques_are_usage_errors() {
+    shudu()
+        .args(["generate", "-n", "1", "--needs", "x-wing,sky-scraper"])
+        .assert()
+        .code(2)
+        .stderr(contains("unknown technique 'sky-scraper'").and(contains("skyscraper")));
+    shudu()
+        .args([
+            "generate",
+            "-n",
+            "1",
+            "--needs",
+            "x-wing",
+            "--without",
+            "fish",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("exclude each other"));
+    shudu()
+        .args([
+            "generate",
+            "-n",
+            "1",
+            "--needs",
+            "xy-wing",
+            "--difficulty",
+            "hard",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("no puzzle rated 2.5 or less can need xy-wing"));
+    shudu()
+        .args([
+            "generate", "-n", "1", "--needs", "x-wing", "--unique", "false", "--givens", "30",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("unique solution"));
+    // Out of reach within the budget: "found M of N", exit 1.
+    shudu()
+        .args([
+            "generate",
+            "-n",
+            "2",
+            "--needs",
+            "nested-forcing-chains",
+            "--givens",
+            "30",
+            "--timeout",
+            "300ms",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .code(1)
+        .stderr(contains("of 2 puzzles: the time budget of 300ms ran out"));
+}

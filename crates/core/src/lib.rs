@@ -23,6 +23,7 @@
 //! - [`grids`]: random complete grids, alone or in distinct batches.
 //! - [`generate`]: puzzles dug from grids: givens, symmetry, minimality.
 //! - [`rated`]: puzzles of a chosen difficulty (SE rating range), by local search on the givens.
+//! - [`needs`]: techniques by name, for puzzles whose path needs (or avoids) chosen ones.
 //! - [`error`]: the parse error with its position.
 
 pub mod bitset;
@@ -35,6 +36,7 @@ pub mod generate;
 pub mod grid;
 pub mod grids;
 pub mod logic;
+pub mod needs;
 pub mod rated;
 pub mod solver;
 

@@ -49,7 +49,9 @@ use crate::generate::{
     Generated, StreamSummary,
 };
 use crate::grid::{Grid, Puzzle};
-use crate::logic::{next_step, rate, Band, Board, Rating, Summary, Tally};
+use crate::logic::named::next_hint_unchecked;
+use crate::logic::{next_step_unchecked, rate, Band, Board, Rating, Summary, Tally};
+use crate::needs::{uses_hints, Technique, TechniqueSet};
 use crate::solver::Solver;
 
 /// The highest rating the grader gives (the top of [`Band::Extreme`]).
@@ -62,6 +64,11 @@ pub struct RatedConfig {
     pub base: GenerateConfig,
     /// The range of ER wanted, both ends inclusive.
     pub rating: (Rating, Rating),
+    /// Techniques the path must use: one of each set (`--needs x-wing,xy-wing` is two sets of
+    /// one). Empty: no need. See [`crate::needs`] for which path is checked.
+    pub needs: Vec<TechniqueSet>,
+    /// Techniques the path must not use (`--without chains`).
+    pub without: TechniqueSet,
 }
 
 impl RatedConfig {
@@ -77,6 +84,8 @@ impl RatedConfig {
         RatedConfig {
             base,
             rating: band.range(),
+            needs: Vec::new(),
+            without: TechniqueSet::EMPTY,
         }
     }
 
@@ -95,6 +104,18 @@ impl RatedConfig {
             return Err(RatedError::Config(ConfigError::BandNeedsUnique));
         }
         self.base.validate().map_err(RatedError::Config)?;
+        for &need in &self.needs {
+            // A need whose every technique is excluded, or rated above the range, cannot be met:
+            // a path's ER is at least the rating of each step.
+            let allowed: Vec<Technique> =
+                need.iter().filter(|&t| !self.without.contains(t)).collect();
+            if allowed.is_empty() {
+                return Err(RatedError::NeedsExcluded(need));
+            }
+            if allowed.iter().all(|t| t.ratings().0 > hi) {
+                return Err(RatedError::NeedsTooHard { need, rating: hi });
+            }
+        }
         if let Some((fewest, _)) = self.base.givens {
             let most = most_givens(self.rating);
             if fewest > most {
@@ -152,6 +173,15 @@ pub enum RatedError {
         /// The most givens known for these ratings.
         most: usize,
     },
+    /// A needed technique (every technique of a needed family) is also excluded.
+    NeedsExcluded(TechniqueSet),
+    /// A needed technique is rated above the top of the range.
+    NeedsTooHard {
+        /// The need.
+        need: TechniqueSet,
+        /// The top of the range.
+        rating: Rating,
+    },
 }
 
 impl std::fmt::Display for RatedError {
@@ -172,6 +202,18 @@ impl std::fmt::Display for RatedError {
                  need few givens, and shudu's search has found none of these ratings with more \
                  than {most} (docs/rated.md); ask for at most {most} givens"
             ),
+            RatedError::NeedsExcluded(need) => write!(
+                f,
+                "--needs {need} and --without exclude each other: no technique of '{need}' is left"
+            ),
+            RatedError::NeedsTooHard { need, rating } => {
+                let lo = need.ratings().map_or(Rating(0), |r| r.0);
+                write!(
+                    f,
+                    "no puzzle rated {rating} or less can need {need}: its steps are rated {lo} or \
+                     more, and a puzzle's rating is its hardest step's"
+                )
+            }
         }
     }
 }
@@ -237,6 +279,7 @@ fn rated<R: RngCore>(
         band: None,
         ..config.base.clone()
     };
+    let target = Target::new(config);
     let mut far = 0;
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d)
@@ -248,12 +291,12 @@ fn rated<R: RngCore>(
         let Some(g) = generate_one(&base, rng) else {
             continue;
         };
-        let search = Search::new(config, orbits, g);
+        let search = Search::new(config, &target, orbits, g);
         // Walking towards easier is cheap (ratings capped at the range's top, givens added), so
         // it always runs. Walking towards harder grades every neighbour in full, which costs
         // more than a fresh draw while the band is common: it runs only after a few draws
         // below the range show that the band is rare.
-        if search.rating.er < config.rating.0 && far < DRAWS_BEFORE_CLIMB {
+        if search.below(&search.rating) && far < DRAWS_BEFORE_CLIMB {
             far += 1;
             continue;
         }
@@ -267,6 +310,7 @@ fn rated<R: RngCore>(
 /// The state of the local search from one dug puzzle.
 struct Search<'a> {
     config: &'a RatedConfig,
+    target: &'a Target,
     orbits: &'a [CellSet],
     grid: Grid,
     p: Puzzle,
@@ -282,32 +326,228 @@ struct Search<'a> {
 /// A rating computed up to a cap.
 #[derive(Clone, Debug)]
 struct Capped {
-    /// The exact ER when at most the cap, otherwise the first step's rating above the cap.
+    /// The exact ER when at most the cap, otherwise the first step's rating above the cap (or
+    /// the first excluded step's).
     er: Rating,
-    /// The empty cells of the position where the first step above the cap was needed.
+    /// The empty cells of the position where the first step above the cap (or excluded) was
+    /// needed.
     stuck: CellSet,
-    /// The full rating, when it is at most the cap.
+    /// The full rating, when the walk went to the end (every step at most the cap, none
+    /// excluded).
     grade: Option<Summary>,
+    /// The techniques of the path walked (up to where it stopped), as far as needs and
+    /// exclusions ask (empty without them).
+    seen: TechniqueSet,
+}
+
+impl Capped {
+    fn complete(&self) -> bool {
+        self.grade.is_some()
+    }
+}
+
+/// What the search heads for and what it accepts, from a [`RatedConfig`].
+///
+/// Without needs, the walk heads for the rating range itself. With needs, it heads for the
+/// ratings of the needed techniques within the range: a path whose ER is an X-Wing's 3.2 uses an
+/// X-Wing (no other step is rated 3.2), so a puzzle rated there is found by the same moves as a
+/// puzzle of a band; the acceptance test then checks the path for each need, and moves that keep
+/// the rating but lose needs are not kept.
+struct Target {
+    /// The range asked for: a found puzzle's ER is in it.
+    range: (Rating, Rating),
+    /// The range the walk heads for.
+    guide: (Rating, Rating),
+    /// A walk along the path stops at the first step rated above this.
+    cap: Rating,
+    needs: Vec<TechniqueSet>,
+    without: TechniqueSet,
+    /// Whether the path is the hints' (a named technique is asked for or excluded).
+    hints: bool,
+    /// Whether the search makes harder moves at all.
+    climbs: bool,
+}
+
+/// The lowest guide from which a search for needed techniques climbs (makes harder moves): the
+/// nishio and triplet-exclusion level, which few random puzzles reach (measured on x-wing,
+/// skyscraper and unique-rectangle: climbing from below cost 10-20% there; BENCHMARKS.md).
+const CLIMB_FROM: Rating = Rating(75);
+
+/// Just below aligned pair exclusion (6.2), the first of the costly chain-level steps: walks go
+/// this far at least, since the steps up to here cost microseconds.
+const BASIC_TOP: Rating = Rating(61);
+
+impl Target {
+    fn new(config: &RatedConfig) -> Target {
+        let range = config.rating;
+        let mut guide = range;
+        let allowed = |n: &TechniqueSet| n.iter().filter(|&t| !config.without.contains(t));
+        let need_lo = config
+            .needs
+            .iter()
+            .filter_map(|n| allowed(n).map(|t| t.ratings().0).min())
+            .max();
+        let need_hi = config
+            .needs
+            .iter()
+            .filter_map(|n| allowed(n).map(|t| t.ratings().1).max())
+            .max();
+        if let (Some(lo), Some(hi)) = (need_lo, need_hi) {
+            // When the range starts above every needed technique, the ER comes from other
+            // steps: head for the range and let the acceptance test check the needs.
+            if range.0 <= hi {
+                guide = (lo.max(range.0), hi.max(lo).min(range.1));
+            }
+        }
+        // Exclusions are checked on the whole path; needs alone only up to the guide, or to
+        // the chains, whichever is higher.
+        let cap = if config.without.is_empty() {
+            guide.1.max(range.1.min(BASIC_TOP))
+        } else {
+            range.1
+        };
+        Target {
+            range,
+            guide,
+            cap,
+            needs: config.needs.clone(),
+            without: config.without,
+            hints: uses_hints(&config.needs, config.without),
+            // A puzzle below a guide under the chains is a common draw (half of random minimal
+            // puzzles are rated under 2.6): drawing afresh costs less than climbing, which
+            // grades every neighbour and digs again. Above, climbing pays, as for the bands.
+            climbs: config.needs.is_empty() || guide.0 >= CLIMB_FROM,
+        }
+    }
+
+    /// Whether techniques must be told apart on the walk.
+    fn tracks(&self) -> bool {
+        !self.needs.is_empty() || !self.without.is_empty()
+    }
+
+    /// How many needs the techniques `seen` leave unmet.
+    fn missing(&self, seen: TechniqueSet) -> u16 {
+        self.needs.iter().filter(|n| !n.meets(seen)).count() as u16
+    }
+
+    /// Whether a walk's puzzle is one to keep (before `finish`'s checks).
+    fn accepts(&self, c: &Capped) -> bool {
+        c.complete() && c.er >= self.range.0 && c.er <= self.range.1 && self.missing(c.seen) == 0
+    }
+
+    /// Walks `p`'s path (proper) up to the cap: the full rating if every step is at most the
+    /// cap and none is excluded; otherwise stops at the first step that is not, and returns its
+    /// rating with the cells empty at that point.
+    ///
+    /// Without needs and exclusions it runs the same steps as [`rate`] (`next_step` on a board
+    /// whose steps are not put into words) and keeps the same tallies, so a complete run gives
+    /// what [`rate`] would (the tests compare them); when no technique applies it defers to
+    /// [`rate`] itself for the fallback rating. On the hints' path it asks `next_hint`.
+    fn walk(&self, p: &Puzzle) -> Capped {
+        let mut board = Board::new(p);
+        board.explain = false;
+        let mut tally = Tally::default();
+        let mut seen = TechniqueSet::EMPTY;
+        let track = self.tracks();
+        while !board.is_solved() {
+            // Boards walked from a proper puzzle never break: the unchecked forms skip the
+            // scan of every house that `next_step` makes at each step.
+            let step = if self.hints {
+                next_hint_unchecked(&board)
+            } else {
+                next_step_unchecked(&board)
+            };
+            let Some(step) = step else {
+                let g = rate(p);
+                if track {
+                    // The rest of the path is SE's, ending in the fallback step.
+                    for (name, _) in &g.techniques {
+                        if let Some(t) = Technique::of_step(name) {
+                            seen |= TechniqueSet::single(t);
+                        }
+                    }
+                }
+                let cap = if track && self.missing(seen) == 0 {
+                    self.range.1
+                } else {
+                    self.cap
+                };
+                let ok = g.er <= cap && !self.without.meets(seen);
+                return Capped {
+                    er: g.er,
+                    stuck: !board.to_puzzle().filled() & CellSet::ALL,
+                    grade: ok.then_some(g),
+                    seen,
+                };
+            };
+            let excluded = track
+                && match Technique::of_step(step.technique) {
+                    Some(t) => {
+                        seen |= TechniqueSet::single(t);
+                        self.without.contains(t)
+                    }
+                    None => false,
+                };
+            // Once every need is met the rest of the path only has to stay in the range:
+            // finishing it (chains and all) costs less than walking the givens towards a
+            // puzzle without them.
+            let cap = if track && self.missing(seen) == 0 {
+                self.range.1
+            } else {
+                self.cap
+            };
+            if step.rating > cap || excluded {
+                return Capped {
+                    er: step.rating,
+                    stuck: !board.to_puzzle().filled() & CellSet::ALL,
+                    grade: None,
+                    seen,
+                };
+            }
+            tally.add(&step);
+            board.apply(&step);
+        }
+        let summary = tally.summary(true);
+        Capped {
+            er: summary.er,
+            stuck: CellSet::EMPTY,
+            grade: Some(summary),
+            seen,
+        }
+    }
 }
 
 impl<'a> Search<'a> {
-    fn new(config: &'a RatedConfig, orbits: &'a [CellSet], g: Generated) -> Search<'a> {
-        let hi = config.rating.1;
+    fn new(
+        config: &'a RatedConfig,
+        target: &'a Target,
+        orbits: &'a [CellSet],
+        g: Generated,
+    ) -> Search<'a> {
         Search {
             config,
+            target,
             orbits,
             grid: g.solution,
-            rating: rate_capped(&g.puzzle, hi),
+            rating: target.walk(&g.puzzle),
             p: g.puzzle,
             redig: config.base.givens.is_none() || config.base.minimal,
             givens: config.base.givens.unwrap_or((0, 81)),
         }
     }
 
-    /// How far a rating is from the range, in tenths.
-    fn distance(&self, r: Rating) -> u16 {
-        let (lo, hi) = self.config.rating;
-        lo.0.saturating_sub(r.0) + r.0.saturating_sub(hi.0)
+    /// How far a walk is from what the search heads for: tenths of rating from the guide
+    /// range (at least one if the walk stopped early), plus 100 for each need not met.
+    fn distance(&self, c: &Capped) -> u16 {
+        let (lo, hi) = self.target.guide;
+        let off = lo.0.saturating_sub(c.er.0) + c.er.0.saturating_sub(hi.0);
+        let off = if c.complete() { off } else { off.max(1) };
+        off + 100 * self.target.missing(c.seen)
+    }
+
+    /// Whether a walk calls for a harder puzzle: it went to the end below the guide range.
+    fn below(&self, c: &Capped) -> bool {
+        c.complete() && c.er < self.target.guide.0
     }
 
     fn run<R: RngCore>(
@@ -317,7 +557,7 @@ impl<'a> Search<'a> {
     ) -> Option<(Generated, Summary)> {
         let mut stalled = 0;
         for moves in 0..MAX_MOVES {
-            if self.distance(self.rating.er) == 0 {
+            if self.target.accepts(&self.rating) {
                 return self.finish();
             }
             if stalled >= STALL_MOVES
@@ -325,7 +565,14 @@ impl<'a> Search<'a> {
             {
                 return None;
             }
-            let q = if self.rating.er < self.config.rating.0 {
+            // In the guide range with a need unmet (or another step rated the same), either
+            // way may help: a coin decides.
+            let in_guide = self.rating.complete() && self.rating.er <= self.target.guide.1;
+            let harder = self.below(&self.rating) || (in_guide && rng.next_u32() & 1 == 0);
+            if harder && !self.target.climbs {
+                return None;
+            }
+            let q = if harder {
                 self.harder(rng)
             } else {
                 self.easier(rng)
@@ -337,8 +584,8 @@ impl<'a> Search<'a> {
                 stalled += 1;
                 continue;
             };
-            let r = rate_capped(&q, self.config.rating.1);
-            let (before, after) = (self.distance(self.rating.er), self.distance(r.er));
+            let r = self.target.walk(&q);
+            let (before, after) = (self.distance(&self.rating), self.distance(&r));
             if after <= before {
                 stalled = if after < before { 0 } else { stalled + 1 };
                 self.p = q;
@@ -347,7 +594,7 @@ impl<'a> Search<'a> {
                 stalled += 1;
             }
         }
-        if self.distance(self.rating.er) == 0 {
+        if self.target.accepts(&self.rating) {
             return self.finish();
         }
         None
@@ -359,11 +606,18 @@ impl<'a> Search<'a> {
         if base.minimal && !is_minimal(&self.p, &self.grid) {
             return None;
         }
-        let g = match self.rating.grade {
+        let mut g = match self.rating.grade {
             Some(g) => g,
             None => rate(&self.p),
         };
         let (lo, hi) = self.config.rating;
+        if self.target.hints {
+            // The walk was the hints' path; the rating asked for is the grader's.
+            g = rate(&self.p);
+            if !(lo..=hi).contains(&g.er) {
+                return None;
+            }
+        }
         debug_assert!(
             g.solved && (lo..=hi).contains(&g.er),
             "{}",
@@ -507,44 +761,6 @@ impl<'a> Search<'a> {
         } else {
             q
         })
-    }
-}
-
-/// Rates `p` (proper) up to `cap`: the full rating if ER is at most `cap`; otherwise stops at
-/// the first step above `cap` and returns that step's rating, with the cells empty at that point.
-///
-/// It runs the same steps as [`rate`] ([`next_step`] on a board whose steps are not put into
-/// words) and keeps the same tallies, so a complete run gives what [`rate`] would (the tests
-/// compare them); when no technique applies it defers to [`rate`] itself for the fallback
-/// rating.
-fn rate_capped(p: &Puzzle, cap: Rating) -> Capped {
-    let mut board = Board::new(p);
-    board.explain = false;
-    let mut tally = Tally::default();
-    while !board.is_solved() {
-        let Some(step) = next_step(&board) else {
-            let g = rate(p);
-            return Capped {
-                er: g.er,
-                stuck: !board.to_puzzle().filled() & CellSet::ALL,
-                grade: (g.er <= cap).then_some(g),
-            };
-        };
-        if step.rating > cap {
-            return Capped {
-                er: step.rating,
-                stuck: !board.to_puzzle().filled() & CellSet::ALL,
-                grade: None,
-            };
-        }
-        tally.add(&step);
-        board.apply(&step);
-    }
-    let summary = tally.summary(true);
-    Capped {
-        er: summary.er,
-        stuck: CellSet::EMPTY,
-        grade: Some(summary),
     }
 }
 

@@ -10,6 +10,7 @@ use common::oracle;
 use shudu_core::generate::{GenerateConfig, Generated, Symmetry};
 use shudu_core::grids::rng_for;
 use shudu_core::logic::{grade, Band, Rating, Summary};
+use shudu_core::needs::TechniqueSet;
 use shudu_core::rated::{
     generate_rated, generate_rated_batch, RatedBatch, RatedConfig, RatedError,
 };
@@ -142,6 +143,8 @@ fn a_rating_range_is_honoured() {
     let config = RatedConfig {
         base: GenerateConfig::default(),
         rating: (Rating(30), Rating(45)),
+        needs: Vec::new(),
+        without: TechniqueSet::EMPTY,
     };
     let out = batch(&config, 3, 41);
     assert!(out.is_complete());
@@ -219,6 +222,8 @@ fn impossible_configs_are_rejected_with_a_reason() {
     let config = RatedConfig {
         base: GenerateConfig::default(),
         rating: (Rating(50), Rating(40)),
+        needs: Vec::new(),
+        without: TechniqueSet::EMPTY,
     };
     let err = generate_rated_batch(&config, 1, 1, None, &|_| {}).unwrap_err();
     assert!(matches!(err, RatedError::Rating(..)));

@@ -22,6 +22,7 @@ use shudu_core::format::parse_one;
 use shudu_core::generate::{generate_stream, GenerateConfig, Symmetry};
 use shudu_core::grids::{GridStream, GridsConfig, UniformStream};
 use shudu_core::logic::{self, Band, Board, Rating, Step, Summary};
+use shudu_core::needs::TechniqueSet;
 use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
 use shudu_core::solver::count_solutions;
 use shudu_core::{Digit, DigitSet, Grid, Puzzle};
@@ -333,7 +334,7 @@ impl GenerateWaves {
 /// arguments (`--shard I/N` makes the items `count * I / N .. count * (I + 1) / N`), as an
 /// iterator of waves of at most `wave` puzzles.
 #[pyfunction]
-#[pyo3(signature = (start, end, seed, givens = None, symmetry = "none", minimal = false, difficulty = None, rating = None, timeout = None, unique = true, wave = 256))]
+#[pyo3(signature = (start, end, seed, givens = None, symmetry = "none", minimal = false, difficulty = None, rating = None, timeout = None, unique = true, wave = 256, needs = None, without = None))]
 #[allow(clippy::too_many_arguments)]
 fn generate_waves(
     start: usize,
@@ -347,7 +348,31 @@ fn generate_waves(
     timeout: Option<f64>,
     unique: bool,
     wave: usize,
+    needs: Option<Vec<String>>,
+    without: Option<Vec<String>>,
 ) -> PyResult<GenerateWaves> {
+    // Each name may itself be a comma-separated list, as on the command line.
+    let techniques = |names: Option<Vec<String>>| -> PyResult<Vec<TechniqueSet>> {
+        let mut out = Vec::new();
+        for name in names.unwrap_or_default() {
+            out.extend(
+                shudu_core::needs::parse_list(&name)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?,
+            );
+        }
+        Ok(out)
+    };
+    let needs = techniques(needs)?;
+    let without = techniques(without)?
+        .into_iter()
+        .fold(TechniqueSet::EMPTY, |a, b| a | b);
+    let by_technique = !needs.is_empty() || !without.is_empty();
+    if by_technique && !unique {
+        return Err(PyValueError::new_err(
+            "cannot generate these puzzles: needs and without need puzzles with a unique solution \
+             (only those have a solving path); drop unique=False",
+        ));
+    }
     if start > end {
         return Err(PyValueError::new_err(format!(
             "items {start}..{end}: expected start <= end"
@@ -383,6 +408,9 @@ fn generate_waves(
         Some((a, b)) => Some((to_rating(a)?, to_rating(b)?)),
         None => band.map(Band::range),
     };
+    // Techniques are checked on the solving path, so they go through the rated search, over
+    // the whole scale when no rating is asked for (as `shudu generate --needs`).
+    let rating = rating.or(by_technique.then_some((Rating(0), MAX_RATING)));
     let timeout = match timeout {
         Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
         Some(t) => {
@@ -402,7 +430,12 @@ fn generate_waves(
     // Refuse what no puzzle can satisfy here, as an exception, before the worker starts.
     let rated = match rating {
         Some(rating) => {
-            let config = RatedConfig { base, rating };
+            let config = RatedConfig {
+                base,
+                rating,
+                needs,
+                without,
+            };
             config.validate().map_err(|e| {
                 PyValueError::new_err(format!("cannot generate these puzzles: {e}"))
             })?;

@@ -315,6 +315,34 @@ def test_rated_generation_carries_each_puzzle_s_rating():
     assert all(g.rating is None for g in shudu.generate(2, seed=8))
 
 
+def test_needs_gives_puzzles_whose_path_uses_the_technique():
+    out = shudu.generate(3, needs="xy-wing", without=["chains"], seed=21, timeout=60)
+    assert len(out) == 3
+    for g in out:
+        assert oracle_count(g.puzzle) == 1
+        techniques = [s.technique for s in shudu.explain(g.puzzle).steps]
+        assert "XY-Wing" in techniques
+        assert not any("Chain" in t or "Cycle" in t or t == "Turbot Fish" for t in techniques)
+        assert g.rating == shudu.rate(g.puzzle)
+    # The same seed gives the same puzzles, as the CLI's.
+    assert [g.puzzle for g in out] == [
+        g.puzzle for g in shudu.generate(3, needs=["xy-wing"], without="chains", seed=21)
+    ]
+    cli = subprocess.run(
+        [shudu_bin(), "generate", "-n", "3", "--needs", "xy-wing", "--without", "chains",
+         "--seed", "21"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    assert cli == [g.puzzle for g in out]
+
+
+def test_needs_refuses_unknown_and_contradictory_names():
+    with pytest.raises(ValueError, match="unknown technique 'x-wingz'.*x-wing"):
+        shudu.generate(1, needs="x-wingz")
+    with pytest.raises(ValueError, match="exclude each other"):
+        shudu.generate(1, needs="x-wing", without="fish")
+
+
 def test_version_is_the_crate_s():
     assert shudu.__version__.count(".") == 2
 

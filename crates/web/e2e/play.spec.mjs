@@ -398,6 +398,26 @@ await step('a phone with a touch screen plays with taps on the keypad', async ()
   await phone.close();
 });
 
+await step('practise a technique deals a puzzle that needs it', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const p = await ctx.newPage();
+  p.on('pageerror', (e) => pageErrors.push(String(e)));
+  await p.goto(url);
+  await p.waitForSelector('body.ready');
+  const before = await p.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')).created);
+  await p.selectOption('#practise', 'x-wing');
+  const answer = p.waitForResponse((r) => r.url().includes('/api/puzzle?') && r.url().includes('needs=x-wing'));
+  await p.click('#new-game');
+  const info = await (await answer).json();
+  assertEq(info.needs, ['x-wing'], 'needs echoed');
+  await p.waitForFunction((t) => JSON.parse(localStorage.getItem('shudu.game.v1')).created !== t, before);
+  const g = await p.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')));
+  assertEq(g.puzzle, info.puzzle, 'the dealt puzzle is played');
+  // A path with an X-Wing is rated 3.2 or more (its hardest step).
+  assert(parseFloat(info.rating) >= 3.2, `rating ${info.rating}`);
+  await ctx.close();
+});
+
 await step('axe finds no accessibility violations, light or dark', async () => {
   const axePath = path.join(path.dirname(new URL(import.meta.url).pathname), 'node_modules/axe-core/axe.min.js');
   for (const colorScheme of ['light', 'dark']) {

@@ -31,6 +31,9 @@ pub(crate) struct Query<T>(pub T);
 pub(crate) struct PuzzleQuery {
     band: Option<String>,
     symmetry: Option<String>,
+    /// Techniques the puzzle's solving path must use ("practise a technique"): made on demand
+    /// rather than taken from the pool.
+    needs: Option<String>,
 }
 
 /// A puzzle with its grade: the answer of `/api/puzzle` and `/api/import`.
@@ -46,6 +49,9 @@ pub(crate) struct PuzzleInfo {
     /// has a time budget and keeps no steps).
     #[serde(skip_serializing_if = "str::is_empty")]
     hardest: &'static str,
+    /// The techniques asked for with `needs`, by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    needs: Vec<String>,
 }
 
 /// `POST /api/import` and `POST /api/solve` body.
@@ -366,7 +372,54 @@ pub(crate) async fn bands() -> Json<serde_json::Value> {
 /// `HEAD /api/puzzle?band=..&symmetry=..`: checks the query as `GET` does, without taking a
 /// puzzle from the pool (a HEAD must not use one up).
 pub(crate) async fn puzzle_head(Query(q): Query<PuzzleQuery>) -> Result<(), AppError> {
-    band_and_symmetry(&q).map(drop)
+    let (band, symmetry) = band_and_symmetry(&q)?;
+    if let Some(needs) = q.needs.as_deref() {
+        needs_config(needs, q.band.is_some().then_some(band), symmetry)?;
+    }
+    Ok(())
+}
+
+/// The rated search's config for `needs`, or a 400 naming what is wrong.
+fn needs_config(
+    needs: &str,
+    band: Option<Band>,
+    symmetry: Symmetry,
+) -> Result<shudu_core::rated::RatedConfig, AppError> {
+    let needs = engine::parse_needs(needs).map_err(AppError::BadRequest)?;
+    engine::needs_config(needs, band, symmetry).map_err(AppError::BadRequest)
+}
+
+/// `GET /api/puzzle?needs=x-wing[&band=..][&symmetry=..]`: a puzzle made on demand whose solving
+/// path uses each technique named (over the whole scale unless `band` is given).
+async fn puzzle_needing(
+    state: &AppState,
+    q: &PuzzleQuery,
+    needs: &str,
+) -> Result<PuzzleInfo, AppError> {
+    let (band, symmetry) = band_and_symmetry(q)?;
+    let config = needs_config(needs, q.band.is_some().then_some(band), symmetry)?;
+    let names: Vec<String> = config.needs.iter().map(|n| n.name()).collect();
+    costly(state, move |stop| {
+        let mut rng = shudu_core::grids::rng_for(rand::random(), 0);
+        let (puzzle, rating, band) =
+            engine::generate_needing(&config, &mut rng, stop).ok_or_else(|| {
+                AppError::Unavailable(format!(
+                    "no puzzle needing {} was found within the server's budget of {} s",
+                    names.join(", "),
+                    crate::WORK_BUDGET.as_secs()
+                ))
+            })?;
+        Ok(PuzzleInfo {
+            puzzle: puzzle.to_line(),
+            band: band.name(),
+            rating: rating.to_string(),
+            givens: puzzle.givens(),
+            symmetry: Some(symmetry.name()),
+            hardest: engine::grade_with_hardest(&puzzle).2,
+            needs: names,
+        })
+    })
+    .await
 }
 
 fn band_and_symmetry(q: &PuzzleQuery) -> Result<(Band, Symmetry), AppError> {
@@ -392,6 +445,9 @@ pub(crate) async fn puzzle(
     State(state): State<AppState>,
     Query(q): Query<PuzzleQuery>,
 ) -> Result<Json<PuzzleInfo>, AppError> {
+    if let Some(needs) = q.needs.as_deref() {
+        return Ok(Json(puzzle_needing(&state, &q, needs).await?));
+    }
     let (band, symmetry) = band_and_symmetry(&q)?;
     let dealt = state.pool.take(band, symmetry).await?;
     Ok(Json(PuzzleInfo {
@@ -401,6 +457,7 @@ pub(crate) async fn puzzle(
         givens: dealt.puzzle.givens(),
         symmetry: Some(dealt.symmetry.name()),
         hardest: dealt.hardest,
+        needs: Vec::new(),
     }))
 }
 
@@ -424,6 +481,7 @@ pub(crate) async fn import(
             givens: givens.givens(),
             symmetry: None,
             hardest: "",
+            needs: Vec::new(),
         })
     })
     .await?;

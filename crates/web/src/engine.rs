@@ -7,6 +7,8 @@ use shudu_core::generate::{generate_one, GenerateConfig};
 use shudu_core::grids::Rng;
 use shudu_core::logic;
 use shudu_core::solver::{solve_unique, Solutions};
+use shudu_core::needs::TechniqueSet;
+use shudu_core::rated::{generate_rated, RatedConfig, MAX_RATING};
 use shudu_core::{DigitSet, Puzzle};
 
 pub use shudu_core::generate::Symmetry;
@@ -37,6 +39,55 @@ pub fn grade_with_hardest(p: &Puzzle) -> (Rating, Band, &'static str) {
         .find(|s| s.rating == g.er)
         .map_or("", |s| s.technique);
     (g.er, g.band, hardest)
+/// The techniques of a `needs` list (`"x-wing,xy-wing"`), each a technique or a family.
+///
+/// # Errors
+/// The core's message naming the unknown name and listing the valid ones.
+pub fn parse_needs(names: &str) -> Result<Vec<TechniqueSet>, String> {
+    let needs = shudu_core::needs::parse_list(names).map_err(|e| e.to_string())?;
+    if needs.is_empty() {
+        return Err("needs: expected at least one technique name".into());
+    }
+    Ok(needs)
+}
+
+/// The rated search's config for puzzles that need `needs`, rated in `band` (the whole scale if
+/// `None`), with the given symmetry.
+///
+/// # Errors
+/// The core's reason when no puzzle can satisfy it (a technique rated above the band).
+pub fn needs_config(
+    needs: Vec<TechniqueSet>,
+    band: Option<Band>,
+    symmetry: Symmetry,
+) -> Result<RatedConfig, String> {
+    let config = RatedConfig {
+        base: GenerateConfig {
+            symmetry,
+            ..GenerateConfig::default()
+        },
+        rating: band.map_or((Rating(0), MAX_RATING), Band::range),
+        needs,
+        without: TechniqueSet::EMPTY,
+    };
+    config.validate().map_err(|e| e.to_string())?;
+    Ok(config)
+}
+
+/// A puzzle for a [`needs_config`] with its rating and band, searched in slices of a fifth of
+/// a second until found or until `stop()` says so between slices (`None` then).
+pub fn generate_needing(
+    config: &RatedConfig,
+    rng: &mut Rng,
+    stop: &dyn Fn() -> bool,
+) -> Option<(Puzzle, Rating, Band)> {
+    while !stop() {
+        let slice = std::time::Instant::now() + std::time::Duration::from_millis(200);
+        if let Some((g, summary)) = generate_rated(config, rng, Some(slice)) {
+            return Some((g.puzzle, summary.er, summary.band));
+        }
+    }
+    None
 }
 
 /// How many givens the game deals a band's puzzles with, if not the generator's minimal

@@ -35,6 +35,13 @@
 //!   background (see [`PoolConfig`]), so it is served at once. Easy puzzles have 32 to 36
 //!   givens and medium ones 28 to 31 (givens added back to a minimal puzzle); harder bands are
 //!   minimal. `hardest` is the technique of the hardest step the puzzle needs.
+//!   background (see [`PoolConfig`]), so it is served at once.
+//! - **`/api/puzzle?needs=x-wing`** ("practise a technique"): `needs` names techniques (comma
+//!   separated, as `shudu generate --needs`; `shudu generate --list-techniques` lists them) that
+//!   the puzzle's solving path must use. Such a puzzle is made on demand (milliseconds for most
+//!   techniques) within the budget of costly requests, over the whole scale unless `band` is
+//!   given; the answer adds `"needs": [names]`. An unknown name, or a technique rated above the
+//!   band, is a 400; nothing found in the budget, a 503.
 //! - **`/api/import`**: `puzzle` in any format the core reads (an 81-character line in
 //!   practice). It must have exactly one solution; 0 or several is a 400 saying which.
 //! - **`/api/check`**: `entries` (optional) are the player's digits; they may repeat the givens

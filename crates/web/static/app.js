@@ -829,6 +829,10 @@ async function newGame(confirmFirst = true) {
   try {
     const q = new URLSearchParams({ band });
     if (settings.symmetry && settings.symmetry !== 'none') q.set('symmetry', settings.symmetry);
+    // "Practise a technique": a puzzle made on demand whose solving path needs it, at whatever
+    // difficulty the technique brings (a band could exclude it: an X-Wing is never easy).
+    const practise = $('practise') ? $('practise').value : '';
+    if (practise) { q.delete('band'); q.set('needs', practise); }
     const info = await api(`/api/puzzle?${q}`);
     startGame(info);
     announce(`New ${LABEL[info.band].toLowerCase()} puzzle, rating ${info.rating}.`);

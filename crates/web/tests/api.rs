@@ -191,6 +191,57 @@ async fn unknown_query_field_is_400() {
 }
 
 #[tokio::test]
+async fn needs_makes_a_puzzle_whose_path_uses_the_technique() {
+    // No workers: the puzzle is made on demand, not taken from the pool.
+    for (query, technique, hints) in [
+        ("needs=x-wing", shudu_core::needs::Technique::XWing, false),
+        (
+            "needs=skyscraper&symmetry=rot180",
+            shudu_core::needs::Technique::Skyscraper,
+            true,
+        ),
+        (
+            "needs=xy-wing&band=fiendish",
+            shudu_core::needs::Technique::XyWing,
+            false,
+        ),
+    ] {
+        let (status, v) = get(app(), &format!("/api/puzzle?{query}")).await;
+        assert_eq!(status, StatusCode::OK, "{query}: {v}");
+        let p: Puzzle = v["puzzle"].as_str().unwrap().parse().unwrap();
+        assert!(matches!(solve_unique(&p), Solutions::Unique(_)));
+        assert_eq!(v["needs"], json!([technique.slug()]));
+        assert_eq!(v["givens"], p.givens());
+        let path = shudu_core::needs::path_techniques(&p, hints);
+        assert!(path.contains(&Some(technique)), "{query}: {p}");
+        let rate = shudu_core::logic::rate(&p);
+        assert_eq!(v["rating"], rate.er.to_string());
+        assert_eq!(v["band"], rate.band.name());
+    }
+    let (status, v) = get(app(), "/api/puzzle?needs=xy-wing&band=fiendish").await;
+    assert_eq!(
+        (status, v["band"].as_str()),
+        (StatusCode::OK, Some("fiendish"))
+    );
+}
+
+#[tokio::test]
+async fn needs_with_an_unknown_or_impossible_technique_is_400() {
+    let (status, v) = get(app(), "/api/puzzle?needs=x-wingz").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let e = error_of(&v);
+    assert!(e.contains("x-wingz") && e.contains("skyscraper"), "{e}");
+    let (status, v) = get(app(), "/api/puzzle?needs=jellyfish&band=easy").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("jellyfish"), "{v}");
+    let req = Request::head("/api/puzzle?needs=nope")
+        .body(Body::empty())
+        .unwrap();
+    let res = app().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
 async fn a_shelf_that_stays_empty_is_503_with_a_message() {
     let (status, v) = get(app(), "/api/puzzle?band=extreme").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);

@@ -201,6 +201,8 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
             band,
         },
         rating: None,
+        needs: Vec::new(),
+        without: shudu_core::needs::TechniqueSet::EMPTY,
         items: 0..n,
         seed: args.seed.unwrap_or_else(rand::random),
         timeout: Some(BUDGET),

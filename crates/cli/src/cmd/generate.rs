@@ -10,7 +10,8 @@ use rayon::prelude::*;
 use shudu_core::format::Format;
 use shudu_core::generate::{generate_stream, GenerateConfig, Generated, StreamSummary, Symmetry};
 use shudu_core::logic::{rate, Band, Rating};
-use shudu_core::rated::{generate_rated_stream, RatedConfig};
+use shudu_core::needs::TechniqueSet;
+use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
 use shudu_core::Puzzle;
 
 use crate::exit;
@@ -24,8 +25,9 @@ use shudu::args::{
 pub struct GenerateArgs {
     /// How many puzzles to make. They are written in order as they are found, with memory
     /// bounded by the thread count, so any count works.
-    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..))]
-    count: u64,
+    #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..),
+          required_unless_present = "list_techniques")]
+    count: Option<u64>,
     /// Make only shard I (from 0) of N of the batch: shards 0/N to N-1/N of one --seed,
     /// concatenated in order, are exactly the output of one run.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
@@ -48,6 +50,22 @@ pub struct GenerateArgs {
     /// Sudoku Explainer rating (ER) range: A..B, A.. , ..B or a single value, e.g. 7.0..8.5.
     #[arg(long, value_name = "A..B", value_parser = parse_rating)]
     rating: Option<(Rating, Rating)>,
+    /// Techniques every puzzle's solving path must use, comma-separated: x-wing, xy-wing,
+    /// skyscraper, unique-rectangle, ... or a family (fish, chains, ...), met by any member.
+    /// Named techniques (skyscraper, 2-string-kite, empty-rectangle, finned-fish,
+    /// simple-colouring, w-wing, als-xz) are checked on the hints' path (`explain --named`).
+    /// The puzzles are searched for by local search on the givens. --list-techniques lists
+    /// the names.
+    #[arg(long, value_name = "T[,T...]", value_parser = parse_techniques)]
+    needs: Option<Techniques>,
+    /// Techniques (or families, e.g. chains) no puzzle's solving path may use,
+    /// comma-separated.
+    #[arg(long, value_name = "T[,T...]", value_parser = parse_techniques)]
+    without: Option<Techniques>,
+    /// Print the technique and family names that --needs and --without take, with their
+    /// ratings, and exit.
+    #[arg(long, exclusive = true)]
+    list_techniques: bool,
     /// Seed of the random generator: the same seed gives the same puzzles, whatever --threads.
     /// Random when omitted.
     #[arg(long)]
@@ -85,6 +103,18 @@ fn parse_symmetry(s: &str) -> std::result::Result<Symmetry, String> {
         .map_err(|e: shudu_core::generate::UnknownSymmetry| e.to_string())
 }
 
+/// A list of technique names as `--needs` and `--without` take it.
+#[derive(Clone, Debug)]
+pub struct Techniques(Vec<TechniqueSet>);
+
+fn parse_techniques(s: &str) -> std::result::Result<Techniques, String> {
+    let list = shudu_core::needs::parse_list(s).map_err(|e| e.to_string())?;
+    if list.is_empty() {
+        return Err("expected at least one technique name".into());
+    }
+    Ok(Techniques(list))
+}
+
 fn parse_band(s: &str) -> std::result::Result<Band, String> {
     s.parse()
         .map_err(|e: shudu_core::logic::BandParseError| e.to_string())
@@ -92,7 +122,14 @@ fn parse_band(s: &str) -> std::result::Result<Band, String> {
 
 /// Runs `shudu generate`.
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
-    io::set_threads(args.threads, args.count as usize)?;
+    if args.list_techniques {
+        print!("{}", shudu_core::needs::catalogue());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let count = args
+        .count
+        .expect("clap requires --count without --list-techniques");
+    io::set_threads(args.threads, count as usize)?;
     let config = GenerateConfig {
         givens: args.givens,
         symmetry: args.symmetry,
@@ -103,7 +140,13 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let job = Job {
         config,
         rating: args.rating.or(args.difficulty.map(Band::range)),
-        items: args.shard.unwrap_or(Shard::ALL).items(args.count),
+        needs: args.needs.clone().map_or_else(Vec::new, |t| t.0),
+        without: args
+            .without
+            .iter()
+            .flat_map(|t| t.0.iter().copied())
+            .fold(TechniqueSet::EMPTY, |a, b| a | b),
+        items: args.shard.unwrap_or(Shard::ALL).items(count),
         seed: args.seed.unwrap_or_else(rand::random),
         timeout: args.timeout.0,
     };
@@ -145,6 +188,10 @@ pub struct Job {
     /// The Sudoku Explainer rating range (ER) asked for, if any; a `band` in `config` asks for
     /// that band's range too.
     pub rating: Option<(Rating, Rating)>,
+    /// Techniques the solving path must use (one of each set).
+    pub needs: Vec<TechniqueSet>,
+    /// Techniques the solving path must not use.
+    pub without: TechniqueSet,
     /// The items this run makes (all of `0..count` unless `--shard`).
     pub items: std::ops::Range<usize>,
     /// The seed of the batch.
@@ -154,20 +201,34 @@ pub struct Job {
 }
 
 impl Job {
-    /// The rated search's config, if a rating is asked for.
+    /// The rated search's config, if a rating or techniques are asked for.
     fn rated(&self) -> Option<RatedConfig> {
-        let rating = self.rating.or(self.config.band.map(Band::range))?;
+        let asked = self.rating.or(self.config.band.map(Band::range));
+        let techniques = !self.needs.is_empty() || !self.without.is_empty();
+        let rating = match asked {
+            Some(r) => r,
+            None if techniques && self.config.unique => (Rating(0), MAX_RATING),
+            None => return None,
+        };
         Some(RatedConfig {
             base: GenerateConfig {
                 band: None,
                 ..self.config.clone()
             },
             rating,
+            needs: self.needs.clone(),
+            without: self.without,
         })
     }
 
     /// Refuses a request that no puzzle can satisfy, before any output file is touched.
     pub fn validate(&self) -> Result<()> {
+        if !self.config.unique && (!self.needs.is_empty() || !self.without.is_empty()) {
+            anyhow::bail!(
+                "cannot generate these puzzles: --needs and --without need puzzles with a unique \
+                 solution (only those have a solving path); drop --unique false"
+            );
+        }
         match self.rated() {
             Some(r) => r.validate().context("cannot generate these puzzles"),
             None => self

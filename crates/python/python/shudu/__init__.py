@@ -380,6 +380,8 @@ def iter_generate(
     unique: bool = True,
     shard: Optional[Tuple[int, int]] = None,
     wave: int = 256,
+    needs: Union[None, str, Sequence[str]] = None,
+    without: Union[None, str, Sequence[str]] = None,
 ) -> GenerateIterator:
     """Streams the puzzles of :func:`generate` in item order, with memory bounded by ``wave``
     and the thread count, not by ``n``: for batches too large to hold at once. Dropping the
@@ -405,8 +407,19 @@ def iter_generate(
         timeout,
         unique,
         wave,
+        _names(needs),
+        _names(without),
     )
     return GenerateIterator(waves)
+
+
+def _names(techniques: Union[None, str, Sequence[str]]) -> Optional[List[str]]:
+    """``"x-wing,xy-wing"`` or ``["x-wing", "xy-wing"]`` as a list of names."""
+    if techniques is None:
+        return None
+    if isinstance(techniques, str):
+        return [techniques]
+    return list(techniques)
 
 
 def generate(
@@ -420,6 +433,8 @@ def generate(
     timeout: Optional[float] = None,
     unique: bool = True,
     shard: Optional[Tuple[int, int]] = None,
+    needs: Union[None, str, Sequence[str]] = None,
+    without: Union[None, str, Sequence[str]] = None,
 ) -> List[Generated]:
     """Makes ``n`` puzzles with exactly one solution, as ``shudu generate`` does.
 
@@ -433,9 +448,18 @@ def generate(
     With ``timeout`` (seconds), the puzzles found in time are returned (fewer than asked: the
     list says how many were found). Raises ``ValueError`` at once for requests no puzzle can
     satisfy. :func:`iter_generate` streams instead.
+
+    ``needs`` names techniques that every puzzle's solving path must use (``"x-wing"``,
+    ``["xy-wing", "skyscraper"]``, or a family such as ``"fish"``, met by any member) and
+    ``without`` techniques or families it must not use (``"chains"``), as ``shudu generate
+    --needs ... --without ...``; ``shudu generate --list-techniques`` lists the names. Such
+    puzzles carry their :class:`Rating`.
     """
     return list(
-        iter_generate(n, givens, symmetry, minimal, difficulty, rating, seed, timeout, unique, shard)
+        iter_generate(
+            n, givens, symmetry, minimal, difficulty, rating, seed, timeout, unique, shard,
+            needs=needs, without=without,
+        )
     )
 
 

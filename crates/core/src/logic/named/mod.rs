@@ -216,10 +216,17 @@ const CHAIN_LEVEL: Rating = Rating(62);
 /// their ratings: a quarter of a millisecond (median), under one millisecond at worst, over the
 /// 3,251 chain-level positions of the calibration paths.
 pub fn next_hint(board: &Board) -> Option<Step> {
-    match super::next_step(board) {
+    if board.is_solved() || board.is_broken() {
+        return None;
+    }
+    next_hint_unchecked(board)
+}
+
+/// [`next_hint`] on a board known not to be broken (one walked from a proper puzzle).
+pub(crate) fn next_hint_unchecked(board: &Board) -> Option<Step> {
+    match super::next_step_unchecked(board) {
         Some(se) if se.rating < CHAIN_LEVEL => Some(se),
         Some(se) => Some(easiest(board, se.rating).unwrap_or(se)),
-        None if board.is_solved() || board.is_broken() => None,
         None => easiest(board, Rating(u16::MAX)),
     }
 }
