@@ -6,9 +6,9 @@ use rand::Rng as _;
 use shudu_core::generate::{generate_one, GenerateConfig};
 use shudu_core::grids::Rng;
 use shudu_core::logic;
-use shudu_core::solver::{solve_unique, Solutions};
 use shudu_core::needs::TechniqueSet;
 use shudu_core::rated::{generate_rated, RatedConfig, MAX_RATING};
+use shudu_core::solver::{solve_unique, Solutions};
 use shudu_core::{DigitSet, Puzzle};
 
 pub use shudu_core::generate::Symmetry;
@@ -39,6 +39,8 @@ pub fn grade_with_hardest(p: &Puzzle) -> (Rating, Band, &'static str) {
         .find(|s| s.rating == g.er)
         .map_or("", |s| s.technique);
     (g.er, g.band, hardest)
+}
+
 /// The techniques of a `needs` list (`"x-wing,xy-wing"`), each a technique or a family.
 ///
 /// # Errors
