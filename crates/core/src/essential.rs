@@ -858,10 +858,9 @@ fn exchanged_sets(
         for &j in orbit {
             // Each stack's columns hold distinct digits.
             let stack = j / 3 * 3;
-            for i in stack..stack + 3 {
-                if mask >> i & 1 == 1 && sa[i] & cur != 0 {
-                    continue 'choice;
-                }
+            let clash = (stack..stack + 3).any(|i| mask >> i & 1 == 1 && sa[i] & cur != 0);
+            if clash {
+                continue 'choice;
             }
             sa[j] = cur;
             mask |= 1 << j;
