@@ -18,8 +18,12 @@
 //!   hold disjoint digits. Bands are enumerated (few of them are fixed by a non-trivial map) or,
 //!   when a band only has to be fixed by the identity, counted by their column sets with
 //!   [`bands_with_column_sets`]; the bands are then joined on their column sets.
-//! - with transposition, by a depth-first search over grids whose first row is `123456789`,
-//!   learning the relabelling as cells are filled (at most 30,258,432 such grids per class).
+//! - the transposition itself, through boxes: a grid with `Xᵀ = σ(X)` is fixed by its boxes on
+//!   and above the diagonal, and is valid if and only if its rows are; boxes are pairs of
+//!   orthogonal row and column partitions, joined on them.
+//! - the other transposed symmetries, by a depth-first search over grids whose first row is
+//!   `123456789`, learning the relabelling as cells are filled (at most 13,056 such grids a
+//!   class).
 //!
 //! [`essentially_different`] puts it together: 5,472,730,538 (Russell and Jarvis, 2006). The
 //! write-up is in docs/ALGORITHM.md, "Essentially different grids (Burnside)".
@@ -184,6 +188,15 @@ fn line_index(p: &[u8; 9]) -> usize {
 /// under conjugation by the generators (a row swap, a row 3-cycle, a band swap and a band 3-cycle,
 /// on rows or on columns, and the transposition), and is listed in the order of its least
 /// element, so the identity comes first and the untransposed classes before the others.
+///
+/// # Examples
+/// ```
+/// use shudu_core::essential::{symmetry_classes, GROUP_ORDER};
+/// let classes = symmetry_classes();
+/// assert_eq!(classes.len(), 275);
+/// assert_eq!(classes.iter().map(|c| c.size).sum::<u64>(), GROUP_ORDER);
+/// assert_eq!(classes[253].representative.to_string(), "transpose, then rows id, columns id");
+/// ```
 ///
 /// # Complexity
 /// 3,359,232 elements × 9 generators, a few table look-ups each: well under a second.
@@ -1252,8 +1265,9 @@ impl Search {
 /// 9!`, by depth-first search. Parallel over the branches of the first few choices.
 ///
 /// # Complexity
-/// Proportional to the number of such grids (up to 30 million for the classes with
-/// transposition, far more for some without) times a search step of a microsecond or so.
+/// Proportional to the number of such grids times a search step of a few microseconds, plus the
+/// dead ends: milliseconds for the transposed classes but the transposition itself (30,258,432
+/// grids, four minutes), far longer for some untransposed classes (449,445,888 grids).
 pub fn fixed_normalized_by_search(g: &Symmetry) -> u64 {
     let next = g.cell_map();
     let mut prev = [0u8; 81];
@@ -1332,15 +1346,17 @@ fn search_count(s: &Search, maps: &CellMaps) -> u64 {
 /// relabellings `σ` of the grids with `g(X) = σ(X)`). Always a multiple of 9!.
 ///
 /// The identity is not computed here (it fixes every grid: [`crate::count::census`] counts them).
-/// Untransposed symmetries are counted by bands for each of the 30 cycle types of `σ` (the count
-/// depends only on the type); transposed ones by [`fixed_normalized_by_search`].
+/// Untransposed symmetries are counted by bands, and the transposition by boxes, for each of the
+/// 30 cycle types of `σ` (the count depends only on the type); the other transposed ones by
+/// [`fixed_normalized_by_search`].
 ///
 /// # Panics
 /// If `g` is the identity.
 ///
 /// # Complexity
-/// Seconds at most for every class but a few (the band joins and the searches are bounded by the
-/// fixed grids' structure; see docs/ALGORITHM.md).
+/// At most a few seconds a class on one core (most classes fail in milliseconds; the slowest
+/// are the transposition and the classes whose fixed bands are joined by the thousands); see
+/// docs/ALGORITHM.md.
 pub fn fixed_grids(g: &Symmetry) -> u128 {
     assert!(
         *g != Symmetry::IDENTITY,
@@ -1397,9 +1413,17 @@ pub struct EssentialCount {
 /// # Panics
 /// If the sum is not a multiple of `|G| · 9!` (a bug).
 ///
+/// # Examples
+/// ```no_run
+/// use shudu_core::essential::{essentially_different, ESSENTIALLY_DIFFERENT};
+/// let count = essentially_different(&|done, of| eprint!("\r{done}/{of}"));
+/// assert_eq!(count.essentially_different, ESSENTIALLY_DIFFERENT);
+/// assert_eq!(count.classes.iter().filter(|c| c.fixed != 0).count(), 27);
+/// ```
+///
 /// # Complexity
-/// The census (seconds), 274 fixed-grid counts (seconds together but for the transposition's
-/// 30 million-grid search), and the band counts they share.
+/// The census (a few seconds) and 274 fixed-grid counts sharing the band counts: about 11 s of
+/// CPU in a release build, on two threads (docs/ALGORITHM.md, BENCHMARKS.md).
 pub fn essentially_different(progress: &(dyn Fn(usize, usize) + Sync)) -> EssentialCount {
     let classes = symmetry_classes();
     let of = classes.len();
