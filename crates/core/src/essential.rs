@@ -1425,11 +1425,27 @@ pub struct EssentialCount {
 /// The census (a few seconds) and 274 fixed-grid counts sharing the band counts: about 11 s of
 /// CPU in a release build, on two threads (docs/ALGORITHM.md, BENCHMARKS.md).
 pub fn essentially_different(progress: &(dyn Fn(usize, usize) + Sync)) -> EssentialCount {
+    essentially_different_given_grids(census(&|_, _| {}).grids, progress)
+}
+
+/// [`essentially_different`] for a caller that has already run [`census`]: `grids` is its
+/// number of complete grids (`F` of the identity), which is not computed again.
+///
+/// # Panics
+/// If the Burnside sum is not a multiple of `|G| · 9!`: a bug, or a `grids` that is not the
+/// number of complete grids (a wrong `grids` that happens to keep the sum a multiple gives a
+/// wrong count: pass [`census`]'s, not a guess).
+///
+/// # Complexity
+/// As [`essentially_different`] less the census.
+pub fn essentially_different_given_grids(
+    grids: u128,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> EssentialCount {
     let classes = symmetry_classes();
     let of = classes.len();
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, of);
-    let grids = census(&|_, _| {}).grids;
     tick();
     let mut counts: Vec<ClassCount> = classes[1..]
         .par_iter()
