@@ -18,8 +18,12 @@
 //!   hold disjoint digits. Bands are enumerated (few of them are fixed by a non-trivial map) or,
 //!   when a band only has to be fixed by the identity, counted by their column sets with
 //!   [`bands_with_column_sets`]; the bands are then joined on their column sets.
-//! - with transposition, by a depth-first search over grids whose first row is `123456789`,
-//!   learning the relabelling as cells are filled (at most 30,258,432 such grids per class).
+//! - the transposition itself, through boxes: a grid with `Xᵀ = σ(X)` is fixed by its boxes on
+//!   and above the diagonal, and is valid if and only if its rows are; boxes are pairs of
+//!   orthogonal row and column partitions, joined on them.
+//! - the other transposed symmetries, by a depth-first search over grids whose first row is
+//!   `123456789`, learning the relabelling as cells are filled (at most 13,056 such grids a
+//!   class).
 //!
 //! [`essentially_different`] puts it together: 5,472,730,538 (Russell and Jarvis, 2006). The
 //! write-up is in docs/ALGORITHM.md, "Essentially different grids (Burnside)".
@@ -38,7 +42,7 @@ use crate::count::{bands_with_column_sets, census, ColumnSets};
 pub const ESSENTIALLY_DIFFERENT: u128 = 5_472_730_538;
 
 /// The order of the positional group: 2 · 6⁸.
-pub const GROUP_ORDER: u64 = 3_359_232;
+pub const GROUP_ORDER: u64 = crate::canon::POSITIONAL_TRANSFORMATIONS;
 
 /// 9!: the number of relabellings.
 const RELABELLINGS: u128 = 362_880;
@@ -184,6 +188,15 @@ fn line_index(p: &[u8; 9]) -> usize {
 /// under conjugation by the generators (a row swap, a row 3-cycle, a band swap and a band 3-cycle,
 /// on rows or on columns, and the transposition), and is listed in the order of its least
 /// element, so the identity comes first and the untransposed classes before the others.
+///
+/// # Examples
+/// ```
+/// use shudu_core::essential::{symmetry_classes, GROUP_ORDER};
+/// let classes = symmetry_classes();
+/// assert_eq!(classes.len(), 275);
+/// assert_eq!(classes.iter().map(|c| c.size).sum::<u64>(), GROUP_ORDER);
+/// assert_eq!(classes[253].representative.to_string(), "transpose, then rows id, columns id");
+/// ```
 ///
 /// # Complexity
 /// 3,359,232 elements × 9 generators, a few table look-ups each: well under a second.
@@ -858,10 +871,9 @@ fn exchanged_sets(
         for &j in orbit {
             // Each stack's columns hold distinct digits.
             let stack = j / 3 * 3;
-            for i in stack..stack + 3 {
-                if mask >> i & 1 == 1 && sa[i] & cur != 0 {
-                    continue 'choice;
-                }
+            let clash = (stack..stack + 3).any(|i| mask >> i & 1 == 1 && sa[i] & cur != 0);
+            if clash {
+                continue 'choice;
             }
             sa[j] = cur;
             mask |= 1 << j;
@@ -1076,25 +1088,28 @@ fn fixed_by_transposition(digits: &[u8; 9]) -> u128 {
     let mut total = 0u128;
     for (d0, size) in orbits {
         let d0_rows = row_sets(&d0);
-        let mut sum = 0u128;
-        for p_rows in parts {
-            if (0..3).any(|r| p_rows[r] & d0_rows[r] != 0) {
-                continue;
-            }
-            let q_rows = [0, 1, 2].map(|r| 0x1FF & !(p_rows[r] | d0_rows[r]));
-            let (pi, qi) = (index[p_rows], index[&q_rows]);
-            for &pc in &orthogonals[pi] {
-                for &qc in &orthogonals[qi] {
-                    for (s_rows, w1) in &from_p[pc] {
-                        for (s_cols, w2) in &from_q[qc] {
-                            if orthogonal(s_rows, s_cols) {
-                                sum += (*w1 * *w2) as u128;
+        // In parallel over the row sets of box 2 (56 fit): this class is the longest.
+        let sum: u128 = parts
+            .par_iter()
+            .filter(|p_rows| (0..3).all(|r| p_rows[r] & d0_rows[r] == 0))
+            .map(|p_rows| {
+                let q_rows = [0, 1, 2].map(|r| 0x1FF & !(p_rows[r] | d0_rows[r]));
+                let (pi, qi) = (index[p_rows], index[&q_rows]);
+                let mut sum = 0u128;
+                for &pc in &orthogonals[pi] {
+                    for &qc in &orthogonals[qi] {
+                        for (s_rows, w1) in &from_p[pc] {
+                            for (s_cols, w2) in &from_q[qc] {
+                                if orthogonal(s_rows, s_cols) {
+                                    sum += (*w1 * *w2) as u128;
+                                }
                             }
                         }
                     }
                 }
-            }
-        }
+                sum
+            })
+            .sum();
         total += size * sum;
     }
     total
@@ -1253,8 +1268,9 @@ impl Search {
 /// 9!`, by depth-first search. Parallel over the branches of the first few choices.
 ///
 /// # Complexity
-/// Proportional to the number of such grids (up to 30 million for the classes with
-/// transposition, far more for some without) times a search step of a microsecond or so.
+/// Proportional to the number of such grids times a search step of a few microseconds, plus the
+/// dead ends: milliseconds for the transposed classes but the transposition itself (30,258,432
+/// grids, four minutes), far longer for some untransposed classes (449,445,888 grids).
 pub fn fixed_normalized_by_search(g: &Symmetry) -> u64 {
     let next = g.cell_map();
     let mut prev = [0u8; 81];
@@ -1333,15 +1349,17 @@ fn search_count(s: &Search, maps: &CellMaps) -> u64 {
 /// relabellings `σ` of the grids with `g(X) = σ(X)`). Always a multiple of 9!.
 ///
 /// The identity is not computed here (it fixes every grid: [`crate::count::census`] counts them).
-/// Untransposed symmetries are counted by bands for each of the 30 cycle types of `σ` (the count
-/// depends only on the type); transposed ones by [`fixed_normalized_by_search`].
+/// Untransposed symmetries are counted by bands, and the transposition by boxes, for each of the
+/// 30 cycle types of `σ` (the count depends only on the type); the other transposed ones by
+/// [`fixed_normalized_by_search`].
 ///
 /// # Panics
 /// If `g` is the identity.
 ///
 /// # Complexity
-/// Seconds at most for every class but a few (the band joins and the searches are bounded by the
-/// fixed grids' structure; see docs/ALGORITHM.md).
+/// At most a few seconds a class on one core (most classes fail in milliseconds; the slowest
+/// are the transposition and the classes whose fixed bands are joined by the thousands); see
+/// docs/ALGORITHM.md.
 pub fn fixed_grids(g: &Symmetry) -> u128 {
     assert!(
         *g != Symmetry::IDENTITY,
@@ -1398,15 +1416,39 @@ pub struct EssentialCount {
 /// # Panics
 /// If the sum is not a multiple of `|G| · 9!` (a bug).
 ///
+/// # Examples
+/// ```no_run
+/// use shudu_core::essential::{essentially_different, ESSENTIALLY_DIFFERENT};
+/// let count = essentially_different(&|done, of| eprint!("\r{done}/{of}"));
+/// assert_eq!(count.essentially_different, ESSENTIALLY_DIFFERENT);
+/// assert_eq!(count.classes.iter().filter(|c| c.fixed != 0).count(), 27);
+/// ```
+///
 /// # Complexity
-/// The census (seconds), 274 fixed-grid counts (seconds together but for the transposition's
-/// 30 million-grid search), and the band counts they share.
+/// The census (a few seconds) and 274 fixed-grid counts sharing the band counts: about 11 s of
+/// CPU in a release build, on two threads (docs/ALGORITHM.md, BENCHMARKS.md).
 pub fn essentially_different(progress: &(dyn Fn(usize, usize) + Sync)) -> EssentialCount {
+    essentially_different_given_grids(census(&|_, _| {}).grids, progress)
+}
+
+/// [`essentially_different`] for a caller that has already run [`census`]: `grids` is its
+/// number of complete grids (`F` of the identity), which is not computed again.
+///
+/// # Panics
+/// If the Burnside sum is not a multiple of `|G| · 9!`: a bug, or a `grids` that is not the
+/// number of complete grids (a wrong `grids` that happens to keep the sum a multiple gives a
+/// wrong count: pass [`census`]'s, not a guess).
+///
+/// # Complexity
+/// As [`essentially_different`] less the census.
+pub fn essentially_different_given_grids(
+    grids: u128,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> EssentialCount {
     let classes = symmetry_classes();
     let of = classes.len();
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, of);
-    let grids = census(&|_, _| {}).grids;
     tick();
     let mut counts: Vec<ClassCount> = classes[1..]
         .par_iter()
@@ -1499,9 +1541,7 @@ mod tests {
 
     #[test]
     fn essentially_different_grids_number_5_472_730_538() {
-        let t = std::time::Instant::now();
         let count = essentially_different(&|_, _| {});
-        eprintln!("essentially_different: {:?}", t.elapsed());
         assert_eq!(count.essentially_different, ESSENTIALLY_DIFFERENT);
         assert_eq!(count.grids, crate::count::GRIDS);
         let mut found: Vec<(u64, u128)> = count

@@ -16,6 +16,7 @@
 //! # Modules
 //! - [`canon`]: canonical forms of grids and puzzles, automorphism counts, band classes.
 //! - [`count`]: counting complete grids (band completions) and drawing them uniformly.
+//! - [`essential`]: the number of essentially different grids, by Burnside's lemma.
 //! - [`bitset`]: [`Digit`], [`Cell`], [`House`], [`DigitSet`], [`CellSet`].
 //! - [`grid`]: [`Puzzle`] and [`Grid`], and the rules.
 //! - [`format`](mod@format): reading and writing the line, grid, pretty and JSON formats.

@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 use shudu_core::count::{census, Census};
-use shudu_core::essential::essentially_different;
+use shudu_core::essential::essentially_different_given_grids;
 
 use crate::io::{self, Output};
 
@@ -21,6 +21,11 @@ pub struct CountArgs {
     /// class) and the 44 gangster classes (classes of equal completions).
     #[arg(long)]
     bands: bool,
+    /// Also list the conjugacy classes of the positional symmetries that fix some grid up to
+    /// relabelling (27 of the 275): a representative, the class size and the grids each fixes
+    /// (the terms of Burnside's sum).
+    #[arg(long, conflicts_with = "grids_only")]
+    symmetries: bool,
     /// Count only the complete grids (seconds), not the essentially different ones.
     #[arg(long)]
     grids_only: bool,
@@ -54,7 +59,7 @@ pub fn run(args: &CountArgs) -> Result<ExitCode> {
         took.as_secs_f64()
     );
     if !args.grids_only {
-        write_essential(&mut text)?;
+        write_essential(&mut text, c.grids, args.symmetries);
     }
     let mut out = Output::create(args.output.as_deref())?;
     out.write_all(text.as_bytes())?;
@@ -93,23 +98,35 @@ fn write_bands(text: &mut String, c: &Census) {
     }
 }
 
-/// The essentially different grids (Burnside's lemma), with the classes of the positional
-/// group that fix any grid (up to relabelling).
-fn write_essential(text: &mut String) -> Result<()> {
+/// The essentially different grids (Burnside's lemma over the classes of positional
+/// symmetries; `grids` is the identity's term), and with `symmetries` the classes that fix grids.
+fn write_essential(text: &mut String, grids: u128, symmetries: bool) {
     let started = Instant::now();
     let bar = io::progress(275, "conjugacy classes", 0);
-    let e = essentially_different(&|_, _| bar.inc(1));
+    let e = essentially_different_given_grids(grids, &|_, _| bar.inc(1));
     bar.finish_and_clear();
     let took = started.elapsed();
-    let fixing = e.classes.iter().filter(|c| c.fixed > 0).count();
+    let fixing: Vec<_> = e.classes.iter().filter(|c| c.fixed > 0).collect();
+    if symmetries {
+        let _ = writeln!(
+            text,
+            "# class representative\tclass size\tgrids fixed up to relabelling"
+        );
+        for c in &fixing {
+            let _ = writeln!(
+                text,
+                "{}\t{}\t{}",
+                c.class.representative, c.class.size, c.fixed
+            );
+        }
+    }
     let _ = writeln!(
         text,
         "essentially different grids: {} (Burnside's lemma over the {} conjugacy classes of the \
-         3,359,232 positional symmetries, {fixing} of which fix some grid up to relabelling; \
-         {:.1} s)",
+         3,359,232 positional symmetries, {} of which fix some grid up to relabelling; {:.1} s)",
         e.essentially_different,
         e.classes.len(),
+        fixing.len(),
         took.as_secs_f64()
     );
-    Ok(())
 }
