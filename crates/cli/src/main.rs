@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod book;
 mod cmd;
 mod io;
 
-use cmd::{canon, check, compat, generate, grade, grids, play, solve};
+use cmd::{canon, check, compat, generate, grade, grids, play, print, solve};
 
 /// shudu (数独): a Sudoku generator, solver, grader and game.
 ///
@@ -44,6 +45,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Canonical forms: tell grids and puzzles that are the same in disguise; --dedupe.
     Canon(canon::CanonArgs),
+    /// Lay puzzles out for print: a PDF book (N a page, answers) or SVG images.
+    Print(print::PrintArgs),
 }
 
 /// Exit statuses: success, "some puzzle had no or several solutions", usage or input error.
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Some(Command::Hint(args)) => grade::run_hint(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Canon(args)) => canon::run(args),
+        Some(Command::Print(args)) => print::run(args),
         None => compat::run(&cli.compat),
     };
     match result {
