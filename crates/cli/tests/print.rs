@@ -162,7 +162,13 @@ fn digits_of_puzzle_one_sit_centred_in_their_cells() {
     assert_eq!(lines[10], "1", "the page number: {text}");
     // The boxes of the grid's digits (the big words): on a lattice of one cell size, in the
     // cells of the givens, the grid centred on the page.
-    let digits: Vec<_> = words(&pdf, 1).into_iter().filter(|w| w.3 > 20.0).collect();
+    let mut digits: Vec<_> = words(&pdf, 1).into_iter().filter(|w| w.3 > 20.0).collect();
+    // In reading order, as the givens are (rows are a cell apart, far more than 10 points).
+    digits.sort_by(|a, b| {
+        ((a.2 / 10.0).round(), a.1)
+            .partial_cmp(&((b.2 / 10.0).round(), b.1))
+            .unwrap()
+    });
     let givens: Vec<(usize, char)> = PUZZLE
         .chars()
         .enumerate()
@@ -175,7 +181,6 @@ fn digits_of_puzzle_one_sit_centred_in_their_cells() {
         let k = givens.iter().position(|g| g.0 == i).unwrap();
         &digits[k]
     };
-    // pdftotext lists words in reading order, as the givens are.
     let cell = (find(last).2 - find(first).2) / ((last / 9 - first / 9) as f64);
     assert!(cell > 50.0, "1 a page gives big cells: {cell}");
     let (x0, y0) = (
