@@ -232,6 +232,14 @@ fn cells(puzzle: &Puzzle, solution: Option<&Grid>) -> [(u8, bool); 81] {
 /// The grey of an answer's solved digits (0 black, 255 white).
 const GREY: u8 = 110;
 
+/// One page to draw: its title, its puzzles (each with whether it shows the answer) and its
+/// layout.
+struct PageSpec<'a> {
+    title: Option<String>,
+    items: Vec<(&'a Entry, bool)>,
+    per_page: usize,
+}
+
 /// Makes the PDF of a book.
 ///
 /// # Errors
@@ -246,10 +254,13 @@ pub fn pdf(entries: &[Entry], config: &BookConfig) -> Result<Vec<u8>> {
         metadata = metadata.title(t.clone());
     }
     document.set_metadata(metadata);
-    let mut pages: Vec<(Option<String>, Vec<(&Entry, bool)>, usize)> = Vec::new();
+    let mut pages = Vec::new();
     for chunk in entries.chunks(config.per_page) {
-        let items = chunk.iter().map(|e| (e, false)).collect();
-        pages.push((config.title.clone(), items, config.per_page));
+        pages.push(PageSpec {
+            title: config.title.clone(),
+            items: chunk.iter().map(|e| (e, false)).collect(),
+            per_page: config.per_page,
+        });
     }
     if config.answers {
         let title = match &config.title {
@@ -257,14 +268,22 @@ pub fn pdf(entries: &[Entry], config: &BookConfig) -> Result<Vec<u8>> {
             None => "Answers".to_string(),
         };
         for chunk in entries.chunks(9) {
-            pages.push((
-                Some(title.clone()),
-                chunk.iter().map(|e| (e, true)).collect(),
-                9,
-            ));
+            pages.push(PageSpec {
+                title: Some(title.clone()),
+                items: chunk.iter().map(|e| (e, true)).collect(),
+                per_page: 9,
+            });
         }
     }
-    for (number, (title, items, per_page)) in pages.iter().enumerate() {
+    for (
+        number,
+        PageSpec {
+            title,
+            items,
+            per_page,
+        },
+    ) in pages.iter().enumerate()
+    {
         let settings = krilla::page::PageSettings::from_wh(w, h)
             .ok_or_else(|| anyhow!("bad paper size {w} x {h}"))?;
         let mut page = document.start_page_with(settings);
@@ -393,6 +412,7 @@ pub fn svg(entry: &Entry, answer: bool) -> String {
     let cell = side / 9.0;
     let (thin, thick) = line_widths(side);
     let mut s = String::new();
+    let (w, h) = (num(w), num(h));
     let _ = writeln!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}pt\" height=\"{h}pt\" viewBox=\"0 0 {w} {h}\">"
@@ -405,7 +425,7 @@ pub fn svg(entry: &Entry, answer: bool) -> String {
     let _ = writeln!(
         s,
         "<text x=\"{pad}\" y=\"{}\" font-size=\"{label_size}\" text-anchor=\"start\">{}</text>",
-        top - label_size * 0.5,
+        num(top - label_size * 0.5),
         xml_escape(&entry.label(answer))
     );
     for (width, boxes) in [(thin, false), (thick, true)] {
@@ -418,17 +438,18 @@ pub fn svg(entry: &Entry, answer: bool) -> String {
             let _ = write!(
                 d,
                 "M{} {}H{}M{} {}V{}",
-                pad,
-                top + t,
-                pad + side,
-                pad + t,
-                top,
-                top + side
+                num(pad),
+                num(top + t),
+                num(pad + side),
+                num(pad + t),
+                num(top),
+                num(top + side)
             );
         }
         let _ = writeln!(
             s,
-            "<path d=\"{d}\" stroke=\"#000\" stroke-width=\"{width}\" stroke-linecap=\"square\" fill=\"none\"/>"
+            "<path d=\"{d}\" stroke=\"#000\" stroke-width=\"{}\" stroke-linecap=\"square\" fill=\"none\"/>",
+            num(width)
         );
     }
     let size = cell * 0.62;
@@ -449,13 +470,20 @@ pub fn svg(entry: &Entry, answer: bool) -> String {
         };
         let _ = writeln!(
             s,
-            "<text x=\"{}\" y=\"{}\" font-size=\"{size}\"{fill}>{d}</text>",
-            pad + (c as f32 + 0.5) * cell,
-            top + (r as f32 + 0.5) * cell + half_height,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\"{fill}>{d}</text>",
+            num(pad + (c as f32 + 0.5) * cell),
+            num(top + (r as f32 + 0.5) * cell + half_height),
+            num(size),
         );
     }
     s.push_str("</g>\n</svg>\n");
     s
+}
+
+/// A length for SVG: at most two decimals, without trailing zeros.
+fn num(x: f32) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 fn xml_escape(s: &str) -> String {

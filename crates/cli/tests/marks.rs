@@ -143,4 +143,3 @@ fn grade_explain_and_hint_start_from_the_marks() {
             "puzzle 1, line 2, column 101: found 'x' in the candidates of r2c3",
         ));
 }
-
