@@ -98,6 +98,9 @@ fn parse_band(s: &str) -> std::result::Result<Band, String> {
 
 /// Runs `shudu generate`.
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
+    if args.print.is_some() && !args.unique {
+        anyhow::bail!("--print needs puzzles with one solution: drop --unique false");
+    }
     io::set_threads(args.threads, args.count as usize)?;
     let config = GenerateConfig {
         givens: args.givens,
