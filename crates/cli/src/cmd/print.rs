@@ -81,6 +81,14 @@ pub fn run(args: &PrintArgs) -> Result<ExitCode> {
     let mut bad = 0;
     for record in Reader::new(&text) {
         match record {
+            Ok(r) if r.marks.is_some() => {
+                bad += 1;
+                eprintln!(
+                    "shudu: puzzle {}, line {}: a pencil-mark line (729 characters); a book \
+                     prints puzzles of givens (81 characters or a grid)",
+                    r.number, r.line
+                );
+            }
             Ok(r) => {
                 let line = lines.get(r.line - 1).copied().unwrap_or_default();
                 puzzles.push((r.number, r.line, r.puzzle, input_rating(line)));
