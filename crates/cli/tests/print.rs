@@ -374,3 +374,34 @@ fn generate_print_writes_the_puzzles_and_the_book() {
         .collect();
     assert_eq!((lines[0].trim(), page), ("1", rows));
 }
+
+#[test]
+fn generate_print_labels_rated_puzzles_and_refuses_unchecked_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("rated.pdf");
+    shudu()
+        .args([
+            "generate",
+            "-n",
+            "2",
+            "--seed",
+            "5",
+            "--difficulty",
+            "hard",
+            "--print",
+        ])
+        .arg(&pdf)
+        .assert()
+        .success();
+    let text = poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"]);
+    assert!(
+        text.contains("1 · hard · SE ") && text.contains("2 · hard · SE "),
+        "{text}"
+    );
+    shudu()
+        .args(["generate", "-n", "2", "--unique", "false", "--print"])
+        .arg(&pdf)
+        .assert()
+        .code(2)
+        .stderr(contains("--print needs puzzles with one solution"));
+}
