@@ -1,6 +1,6 @@
-//! Every puzzle format the reader detects (line, grid, compact, pretty, JSON Lines, Sukaku-free
-//! text with comments), record by record: no panic, and every puzzle read writes back to a line
-//! that reads as the same puzzle.
+//! Every puzzle format the reader detects (line, grid, compact, pretty, JSON Lines, pencil marks
+//! of 729 characters, text with comments), record by record: no panic, and every puzzle read
+//! writes back to a line that reads as the same puzzle.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

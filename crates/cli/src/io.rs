@@ -308,6 +308,9 @@ pub enum FormatArg {
     Pretty,
     /// JSON Lines, one object a puzzle.
     Json,
+    /// Pencil marks (Sukaku): 729 characters a line, 9 a cell; a given's field holds its digit,
+    /// an empty cell's the digits no peer holds.
+    Marks,
 }
 
 impl From<FormatArg> for shudu_core::format::Format {
@@ -319,6 +322,7 @@ impl From<FormatArg> for shudu_core::format::Format {
             FormatArg::Compact => Format::Compact,
             FormatArg::Pretty => Format::Pretty,
             FormatArg::Json => Format::Json,
+            FormatArg::Marks => Format::Marks,
         }
     }
 }

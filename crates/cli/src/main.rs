@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod book;
 mod cmd;
 mod io;
 
-use cmd::{canon, check, compat, count, generate, grade, grids, play, solve};
+use cmd::{canon, check, compat, count, generate, grade, grids, play, print, solve};
 
 /// shudu (数独): a Sudoku generator, solver, grader and game.
 ///
@@ -46,6 +47,8 @@ enum Command {
     Canon(canon::CanonArgs),
     /// Count the complete grids and the essentially different ones, computed (not quoted).
     Count(count::CountArgs),
+    /// Lay puzzles out for print: a PDF book (N a page, answers) or SVG images.
+    Print(print::PrintArgs),
 }
 
 /// Exit statuses: success, "some puzzle had no or several solutions", usage or input error.
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Canon(args)) => canon::run(args),
         Some(Command::Count(args)) => count::run(args),
+        Some(Command::Print(args)) => print::run(args),
         None => compat::run(&cli.compat),
     };
     match result {

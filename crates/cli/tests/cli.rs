@@ -554,7 +554,7 @@ fn explain_refuses_puzzles_without_one_solution() {
         .assert()
         .code(2)
         .stderr(contains(
-            "cannot read 12x: no such file (expected a file, or a puzzle of 81 characters)",
+            "cannot read 12x: no such file (expected a file, a puzzle of 81 characters or pencil marks of 729)",
         ));
     // A puzzle typed inline with a wrong character gets the parser's message.
     shudu()

@@ -41,6 +41,18 @@ pub enum ParseErrorKind {
     Json(String),
     /// The input holds no puzzle at all.
     NoPuzzle,
+    /// A pencil-mark (729-character) line with a character out of place: field `at` (1 to 9) of
+    /// a cell holds neither its digit nor `.` or `0`.
+    BadMark {
+        /// The cell of the field.
+        cell: crate::Cell,
+        /// The candidate the position stands for (its digit, 1 to 9).
+        at: u8,
+        /// The character found, described.
+        found: String,
+    },
+    /// A pencil-mark line leaving a cell without any candidate.
+    NoCandidate(crate::Cell),
 }
 
 /// `n` and its noun, singular for 1: "1 cell", "80 cells". Every count in a message reads so.
@@ -79,6 +91,15 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::Conflict(c) => c.fmt(f),
             ParseErrorKind::Json(msg) => write!(f, "{msg}"),
             ParseErrorKind::NoPuzzle => write!(f, "no puzzle found"),
+            ParseErrorKind::BadMark { cell, at, found } => write!(
+                f,
+                "found {found} in the candidates of {cell}; expected '{at}' (candidate {at} \
+                 present) or '.' or '0' (absent), 9 characters a cell"
+            ),
+            ParseErrorKind::NoCandidate(cell) => write!(
+                f,
+                "{cell} has no candidate (9 characters of '.' or '0'); expected at least one"
+            ),
         }
     }
 }

@@ -7,13 +7,20 @@
 //! | [`Format::Compact`] | 9 lines of 9 digits, no spaces |
 //! | [`Format::Pretty`] | a boxed grid drawn with `+`, `-` and `|`, `.` for empty |
 //! | [`Format::Json`] | one JSON object a line, with at least a `"puzzle"` string in line form |
+//! | [`Format::Marks`] | pencil marks (Sukaku): 729 characters on one line, 9 a cell, the digit `k` at position `k` where candidate `k` is present and `.` or `0` where it is not |
 //!
 //! Multi-line puzzles are separated by one blank line. [`Reader`] detects the format of each record
 //! by itself, so files may even mix them. Lines starting with `#` are comments. A line-form puzzle
 //! may be followed by whitespace and anything else (a rating, a source), which is ignored.
+//!
+//! A pencil-mark record (the 729-character line of Sudoku Explainer, HoDoKu and SukakuExplainer)
+//! gives every cell's candidates: [`Record::marks`] holds them, and [`Record::puzzle`] holds the
+//! cells with exactly one candidate as givens. Its solutions are the grids that put a candidate
+//! of its marks in every cell (see [`crate::solver::Solver::restrict`]).
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::grid::Puzzle;
+use crate::{Cell, Digit, DigitSet};
 
 /// An output (and input) format. See the [module docs](self).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -29,6 +36,9 @@ pub enum Format {
     Pretty,
     /// JSON Lines.
     Json,
+    /// Pencil marks, 729 characters a line: written from a puzzle, a given's field holds its
+    /// digit and an empty cell's the digits no peer holds ([`marks_of`]).
+    Marks,
 }
 
 impl Format {
@@ -62,6 +72,7 @@ impl Format {
                 }
             }
             Format::Pretty => write_pretty(out, cells),
+            Format::Marks => write_marks(out, &marks_of(p)),
             Format::Json => {
                 out.extend_from_slice(b"{\"puzzle\":\"");
                 out.extend(cells.iter().map(|&v| if v == 0 { b'.' } else { b'0' + v }));
@@ -69,6 +80,87 @@ impl Format {
             }
         }
     }
+}
+
+/// The candidates of every cell, in reading order: a pencil-mark record's marks.
+pub type Marks = [DigitSet; 81];
+
+/// The pencil marks of a puzzle with nothing ruled out beyond its givens: a given holds its
+/// digit, an empty cell the digits that no peer holds.
+///
+/// # Examples
+/// ```
+/// use shudu_core::{format::marks_of, Cell, Puzzle};
+/// let p: Puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+///     .parse()?;
+/// let m = marks_of(&p);
+/// assert_eq!(m[0].len(), 1); // the given 5
+/// assert_eq!(m[2].iter().map(|d| d.get()).collect::<Vec<_>>(), [1, 2, 4]);
+/// # Ok::<(), shudu_core::ParseError>(())
+/// ```
+pub fn marks_of(p: &Puzzle) -> Marks {
+    let mut marks = [DigitSet::EMPTY; 81];
+    for (i, m) in marks.iter_mut().enumerate() {
+        let cell = Cell::from_index(i);
+        *m = match p.get(cell) {
+            Some(d) => DigitSet::single(d),
+            None => p.candidates(cell),
+        };
+    }
+    marks
+}
+
+/// Appends the 729-character pencil-mark line of `marks` and a newline: for each cell, position
+/// `k` (1 to 9) holds `k` where the candidate is present and `.` where it is not.
+pub fn write_marks(out: &mut Vec<u8>, marks: &Marks) {
+    let mut line = [b'.'; 730];
+    for (i, m) in marks.iter().enumerate() {
+        for d in m.iter() {
+            line[9 * i + d.as_index()] = b'0' + d.get();
+        }
+    }
+    line[729] = b'\n';
+    out.extend_from_slice(&line);
+}
+
+/// Reads a 729-character pencil-mark token; on a bad character or an empty cell, its index in
+/// the token and what is wrong.
+fn parse_marks_line(token: &[u8]) -> Result<Marks, (usize, ParseErrorKind)> {
+    let mut marks = [DigitSet::EMPTY; 81];
+    for (i, m) in marks.iter_mut().enumerate() {
+        let cell = Cell::from_index(i);
+        for k in 0..9 {
+            match token[9 * i + k] {
+                b'.' | b'0' => {}
+                b if b == b'1' + k as u8 => m.insert(Digit::from_index(k)),
+                _ => {
+                    return Err((
+                        9 * i + k,
+                        ParseErrorKind::BadMark {
+                            cell,
+                            at: k as u8 + 1,
+                            found: describe(token, 9 * i + k),
+                        },
+                    ))
+                }
+            }
+        }
+        if m.is_empty() {
+            return Err((9 * i, ParseErrorKind::NoCandidate(cell)));
+        }
+    }
+    Ok(marks)
+}
+
+/// The givens of a pencil-mark record: the cells with exactly one candidate.
+fn givens_of(marks: &Marks) -> [u8; 81] {
+    let mut cells = [0u8; 81];
+    for (c, m) in cells.iter_mut().zip(marks) {
+        if m.len() == 1 {
+            *c = m.first().map_or(0, |d| d.get());
+        }
+    }
+    cells
 }
 
 /// Hot path of `shudu -c` (see `benches/grids.rs`): 9 rows of `d d d d d d d d d\n`, 162 bytes.
@@ -110,8 +202,10 @@ pub struct Record {
     pub number: usize,
     /// The line it starts on, counting from 1.
     pub line: usize,
-    /// The puzzle.
+    /// The puzzle; for a pencil-mark record, its cells with one candidate.
     pub puzzle: Puzzle,
+    /// A pencil-mark (729-character) record's candidates; `None` for a plain puzzle.
+    pub marks: Option<Box<Marks>>,
 }
 
 /// Reads puzzles one by one from text in any of the [`Format`]s, detecting the format of each.
@@ -148,6 +242,8 @@ enum Layout {
     },
     /// JSON: the line only.
     Json { line: usize },
+    /// Pencil marks: cell `i`'s candidate `k` (from 1) at column `col0 + 9 * i + k - 1`.
+    Marks { line: usize, col0: usize },
 }
 
 impl<'a> Reader<'a> {
@@ -205,13 +301,34 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn read_record(&mut self, first: &'a [u8], line: usize) -> Result<Puzzle, ParseError> {
+    fn read_record(
+        &mut self,
+        first: &'a [u8],
+        line: usize,
+    ) -> Result<(Puzzle, Option<Box<Marks>>), ParseError> {
         let lead = first.iter().take_while(|b| b.is_ascii_whitespace()).count();
         let body = &first[lead..];
+        let mut marks = None;
         let (cells, layout) = match body[0] {
             b'{' => (self.read_json(body, line)?, Layout::Json { line }),
             b'+' | b'|' => self.read_block(first, line, true)?,
             _ if is_grid_row(body) => self.read_block(first, line, false)?,
+            _ if body.len() >= 729
+                && body.get(729).map_or(true, u8::is_ascii_whitespace)
+                && !body[..729].iter().any(u8::is_ascii_whitespace) =>
+            {
+                let m = parse_marks_line(&body[..729])
+                    .map_err(|(i, kind)| self.error(line, Some(lead + i + 1), kind))?;
+                let cells = givens_of(&m);
+                marks = Some(Box::new(m));
+                (
+                    cells,
+                    Layout::Marks {
+                        line,
+                        col0: lead + 1,
+                    },
+                )
+            }
             _ => {
                 // An 81-character token is the common case: read it without a scan for its end
                 // or an allocation; anything unusual takes the general path for its message.
@@ -264,10 +381,14 @@ impl<'a> Reader<'a> {
                     Some(cols[cell.row()][cell.col()] as usize),
                 ),
                 Layout::Json { line } => (line, None),
+                Layout::Marks { line, col0 } => (
+                    line,
+                    Some(col0 + 9 * cell.as_index() + conflict.digit.as_index()),
+                ),
             };
             return Err(self.error(line, column, ParseErrorKind::Conflict(conflict)));
         }
-        Ok(puzzle)
+        Ok((puzzle, marks))
     }
 
     fn read_json(&self, body: &[u8], line: usize) -> Result<[u8; 81], ParseError> {
@@ -471,10 +592,11 @@ impl Iterator for Reader<'_> {
             }
             self.number += 1;
             let number = self.number;
-            return Some(self.read_record(l, line).map(|puzzle| Record {
+            return Some(self.read_record(l, line).map(|(puzzle, marks)| Record {
                 number,
                 line,
                 puzzle,
+                marks,
             }));
         }
     }
@@ -641,6 +763,79 @@ mod tests {
         assert!(r[1].is_err());
     }
 
+    /// `P` as a pencil-mark line, with every candidate no given rules out.
+    fn marks_line() -> String {
+        let mut out = Vec::new();
+        Format::Marks.write(&mut out, 0, &P.parse().unwrap());
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn pencil_mark_line_round_trips_its_marks() {
+        let line = marks_line();
+        assert_eq!(line.len(), 730);
+        // r1c1 is the given 5; r1c3 may be 1, 2 or 4.
+        assert_eq!(&line[..9], "....5....");
+        assert_eq!(&line[18..27], "12.4.....");
+        let r = read_all(&format!(
+            "# marks\n{}\t2.0/1.2/1.2 hard\n{P}\n",
+            line.trim_end()
+        ));
+        let rec = r[0].as_ref().unwrap();
+        let p: Puzzle = P.parse().unwrap();
+        assert_eq!(rec.marks.as_deref(), Some(&marks_of(&p)));
+        // The givens are the cells with one candidate: the puzzle's, and its naked singles.
+        for c in Cell::all() {
+            if let Some(d) = p.get(c) {
+                assert_eq!(rec.puzzle.get(c), Some(d));
+            }
+        }
+        // 30 givens and the 4 naked singles (r5c5 = 5, ...).
+        assert_eq!(rec.puzzle.givens(), 34);
+        assert_eq!(rec.puzzle.get(Cell::at(4, 4)), Digit::new(5));
+        assert_eq!(r[1].as_ref().unwrap().marks, None);
+        // '0' reads as '.'.
+        let zeros = line.trim_end().replace('.', "0");
+        assert_eq!(
+            read_all(&zeros)[0].as_ref().unwrap().marks,
+            rec.marks.clone()
+        );
+    }
+
+    #[test]
+    fn pencil_mark_errors_name_line_column_and_cell() {
+        let line = marks_line();
+        let mut bad = line.clone();
+        bad.replace_range(19..20, "3"); // r1c3's position 2 holds '3'
+        assert_eq!(
+            read_all(&format!("\n{bad}"))[0]
+                .as_ref()
+                .unwrap_err()
+                .to_string(),
+            "puzzle 1, line 2, column 20: found '3' in the candidates of r1c3; expected '2' \
+             (candidate 2 present) or '.' or '0' (absent), 9 characters a cell"
+        );
+        let mut empty = line.clone();
+        empty.replace_range(18..27, ".........");
+        assert_eq!(
+            read_all(&empty)[0].as_ref().unwrap_err().to_string(),
+            "puzzle 1, line 1, column 19: r1c3 has no candidate (9 characters of '.' or '0'); \
+             expected at least one"
+        );
+        // r1c3 left only 5, as r1c1 holds: the conflict points at r1c3's 5.
+        let mut conflict = line.clone();
+        conflict.replace_range(18..27, "....5....");
+        assert_eq!(
+            read_all(&conflict)[0].as_ref().unwrap_err().to_string(),
+            "puzzle 1, line 1, column 23: digit 5 appears twice in row 1 (r1c1 and r1c3)"
+        );
+        // 728 characters is neither format.
+        assert!(matches!(
+            read_all(&line[..728])[0].as_ref().unwrap_err().kind,
+            ParseErrorKind::WrongLength(728)
+        ));
+    }
+
     #[test]
     fn empty_input_has_no_puzzle() {
         assert_eq!(
@@ -719,7 +914,6 @@ impl std::error::Error for MarksError {}
 /// # Ok::<(), shudu_core::format::MarksError>(())
 /// ```
 pub fn parse_marks<S: AsRef<str>>(fields: &[S]) -> Result<[crate::DigitSet; 81], MarksError> {
-    use crate::{Cell, Digit, DigitSet};
     if fields.len() != 81 {
         return Err(MarksError::Count(fields.len()));
     }

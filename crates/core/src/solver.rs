@@ -1029,6 +1029,42 @@ impl Solver {
         self.state.forbid(digit.as_index(), i / 27, i % 27);
     }
 
+    /// Narrows every cell to its candidates in `marks` (a pencil-mark record's, see
+    /// [`crate::format::Record::marks`]): the solutions left are the grids that put one of its
+    /// candidates in every cell.
+    ///
+    /// # Examples
+    /// ```
+    /// use shudu_core::{format::marks_of, solver::Solver, Cell, Digit, Puzzle};
+    /// let p: Puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    ///     .parse().unwrap();
+    /// let mut marks = marks_of(&p);
+    /// let mut s = Solver::new(&p);
+    /// s.restrict(&marks);
+    /// assert_eq!(s.count(2).count, 1);
+    /// // Strike r1c3's solution digit 4 from its marks: no grid is left.
+    /// marks[2].remove(Digit::new(4).unwrap());
+    /// s.restrict(&marks);
+    /// assert!(!s.has_solution());
+    /// ```
+    pub fn restrict(&mut self, marks: &crate::format::Marks) {
+        for (i, m) in marks.iter().enumerate() {
+            for d in (!*m).iter() {
+                self.forbid(Cell::from_index(i), d);
+            }
+        }
+    }
+
+    /// Solves and checks uniqueness (a count up to 2), as [`solve_unique`] does.
+    pub fn unique(&self) -> Solutions {
+        let out = self.count(2);
+        match (out.count, out.solution) {
+            (1, Some(g)) => Solutions::Unique(g),
+            (2, Some(g)) => Solutions::Multiple(g),
+            _ => Solutions::None,
+        }
+    }
+
     /// Counts solutions up to `limit`.
     ///
     /// # Complexity
@@ -1078,12 +1114,17 @@ pub fn solve(p: &Puzzle) -> Option<Grid> {
 /// assert!(matches!(solve_unique(&Puzzle::empty()), Solutions::Multiple(_)));
 /// ```
 pub fn solve_unique(p: &Puzzle) -> Solutions {
-    let out = count_solutions(p, 2);
-    match (out.count, out.solution) {
-        (1, Some(g)) => Solutions::Unique(g),
-        (2, Some(g)) => Solutions::Multiple(g),
-        _ => Solutions::None,
+    Solver::new(p).unique()
+}
+
+/// [`solve_unique`] for a puzzle that may come with pencil marks (a pencil-mark record): with
+/// `marks`, only grids that keep to them count.
+pub fn solve_unique_marked(p: &Puzzle, marks: Option<&crate::format::Marks>) -> Solutions {
+    let mut s = Solver::new(p);
+    if let Some(m) = marks {
+        s.restrict(m);
     }
+    s.unique()
 }
 
 #[cfg(test)]

@@ -37,6 +37,9 @@ enum Verdict {
     Grid,
     /// A puzzle with holes: its solution count (capped at 2) and, when it is 1, minimality.
     Puzzle { solutions: usize, minimal: bool },
+    /// A pencil-mark record: how many grids keep to its marks (capped at 2), and how many
+    /// candidates it has.
+    Marks { solutions: usize, candidates: usize },
 }
 
 /// The report of a whole file.
@@ -76,7 +79,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             .into_par_iter()
             .map_init(PuzzleCanonicalizer::new, |canon, r| {
                 r.map(|rec| {
-                    let v = verdict(&rec.puzzle);
+                    let v = match rec.marks.as_deref() {
+                        Some(marks) => marks_verdict(&rec.puzzle, marks),
+                        None => verdict(&rec.puzzle),
+                    };
                     let form = shudu_core::canon::canonical_board(&rec.puzzle, canon).form;
                     (rec, v, form)
                 })
@@ -86,7 +92,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         for item in checked {
             let (rec, v) = match item {
                 Ok((rec, v, form)) => {
-                    tally.classes.insert(form);
+                    // Classes of puzzles: pencil-mark records are not puzzles of givens.
+                    if rec.marks.is_none() {
+                        tally.classes.insert(form);
+                    }
                     (rec, v)
                 }
                 Err(e) => {
@@ -113,6 +122,26 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
                         }
                     }
                     buf.push('\n');
+                }
+                Verdict::Marks {
+                    solutions,
+                    candidates,
+                } => {
+                    buf.push_str(match solutions {
+                        0 => "pencil marks, no solution",
+                        1 => "pencil marks, 1 solution",
+                        _ => "pencil marks, 2+ solutions",
+                    });
+                    match solutions {
+                        0 => tally.none += 1,
+                        1 => tally.proper += 1,
+                        _ => tally.several += 1,
+                    }
+                    let _ = writeln!(
+                        buf,
+                        ", {candidates} candidates, {} cells with one",
+                        rec.puzzle.givens()
+                    );
                 }
                 Verdict::Puzzle { solutions, minimal } => {
                     match solutions {
@@ -155,6 +184,16 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A pencil-mark record's verdict: how many grids keep to its marks (capped at 2).
+fn marks_verdict(p: &Puzzle, marks: &shudu_core::format::Marks) -> Verdict {
+    let mut solver = shudu_core::solver::Solver::new(p);
+    solver.restrict(marks);
+    Verdict::Marks {
+        solutions: solver.count(2).count,
+        candidates: marks.iter().map(|m| m.len() as usize).sum(),
+    }
 }
 
 fn verdict(p: &Puzzle) -> Verdict {

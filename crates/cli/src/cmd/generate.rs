@@ -96,6 +96,12 @@ pub struct GenerateArgs {
     /// ratings.
     #[arg(long)]
     stats: bool,
+    /// Also lay the puzzles out for print in FILE: a PDF book, or SVG images for a name ending
+    /// in .svg (as `shudu print` does; rated when --difficulty or --rating is given).
+    #[arg(long, value_name = "FILE")]
+    print: Option<PathBuf>,
+    #[command(flatten)]
+    layout: super::print::LayoutArgs,
 }
 
 fn parse_symmetry(s: &str) -> std::result::Result<Symmetry, String> {
@@ -125,6 +131,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     if args.list_techniques {
         print!("{}", shudu_core::needs::catalogue());
         return Ok(ExitCode::SUCCESS);
+    }
+    if args.print.is_some() && !args.unique {
+        anyhow::bail!("--print needs puzzles with one solution: drop --unique false");
     }
     let count = args
         .count
@@ -160,7 +169,11 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             b"# plain random digging (--unique false): puzzles may have several solutions\n",
         );
     }
+    let mut book = args.print.as_ref().map(|_| Vec::new());
     let summary = job.run(&mut |item, g| {
+        if let Some(book) = &mut book {
+            book.push((g.puzzle, g.solution, None));
+        }
         render_one(&mut buf, g, item, &job, format, args.with_solution);
         if args.stats {
             stats.add(item, g);
@@ -174,6 +187,13 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         out.abandon()?;
     } else {
         out.finish()?;
+    }
+    if let (Some(path), Some(book)) = (&args.print, book) {
+        if !book.is_empty() {
+            use super::print::{entries, guess_format, write_book};
+            let entries = entries(book, job.rating.is_some());
+            write_book(entries, &args.layout, guess_format(path), path)?;
+        }
     }
     if args.stats {
         eprint!("{}", stats.report(&summary, &job));

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
-use shudu_core::format::Reader;
-use shudu_core::logic::{grade, next_hint, rate, Board, Step, Summary};
-use shudu_core::solver::{solve_unique, Solutions};
+use shudu_core::format::{Marks, Reader};
+use shudu_core::logic::{grade_marked, next_hint, rate_marked, Board, Step, Summary};
+use shudu_core::solver::{solve_unique, solve_unique_marked, Solutions};
 use shudu_core::{Cell, Digit, DigitSet, Puzzle};
 
 use crate::exit;
@@ -69,6 +69,19 @@ enum Outcome {
     NotUnique(&'static str),
 }
 
+/// A record as `grade` prints it: the 81-character line, or a pencil-mark record's 729.
+fn record_line(rec: &shudu_core::format::Record) -> String {
+    match rec.marks.as_deref() {
+        Some(m) => {
+            let mut out = Vec::with_capacity(730);
+            shudu_core::format::write_marks(&mut out, m);
+            out.pop();
+            String::from_utf8(out).expect("marks are ASCII")
+        }
+        None => rec.puzzle.to_line(),
+    }
+}
+
 /// Runs `shudu grade`.
 pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
     io::set_threads(args.threads, usize::MAX)?;
@@ -85,8 +98,9 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
             .into_par_iter()
             .map(|r| {
                 r.map(|rec| {
-                    let outcome = match solve_unique(&rec.puzzle) {
-                        Solutions::Unique(_) => Outcome::Graded(rate(&rec.puzzle)),
+                    let marks = rec.marks.as_deref();
+                    let outcome = match solve_unique_marked(&rec.puzzle, marks) {
+                        Solutions::Unique(_) => Outcome::Graded(rate_marked(&rec.puzzle, marks)),
                         Solutions::Multiple(_) => Outcome::NotUnique("multiple"),
                         Solutions::None => Outcome::NotUnique("none"),
                     };
@@ -100,7 +114,7 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
                 Ok((rec, Outcome::Graded(g))) => GradeRecord {
                     number: rec.number,
                     line: rec.line,
-                    puzzle: Some(rec.puzzle.to_line()),
+                    puzzle: Some(record_line(&rec)),
                     status: "graded",
                     er: Some(f64::from(g.er.0) / 10.0),
                     ep: Some(f64::from(g.ep.0) / 10.0),
@@ -128,7 +142,7 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
                     GradeRecord {
                         number: rec.number,
                         line: rec.line,
-                        puzzle: Some(rec.puzzle.to_line()),
+                        puzzle: Some(record_line(&rec)),
                         status,
                         er: None,
                         ep: None,
@@ -177,27 +191,45 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
     Ok(ExitCode::from(worst))
 }
 
-/// Reads one puzzle from an argument: 81 characters, or the path of a file whose first record
-/// is taken.
-fn puzzle_argument(arg: &str) -> Result<Puzzle> {
+/// Reads one puzzle from an argument: 81 characters, 729 of pencil marks, or the path of a file
+/// whose first record is taken; with the record's marks when it is a pencil-mark record.
+fn puzzle_argument(arg: &str) -> Result<(Puzzle, Option<Box<Marks>>)> {
     let path = Path::new(arg);
     if arg.len() != 81 && !path.exists() && !io::looks_like_puzzle(arg) {
-        bail!("cannot read {arg}: no such file (expected a file, or a puzzle of 81 characters)");
+        bail!(
+            "cannot read {arg}: no such file (expected a file, a puzzle of 81 characters or \
+             pencil marks of 729)"
+        );
     }
     if arg.len() != 81 && path.exists() {
         let text = std::fs::read(path).with_context(|| format!("cannot read {arg}"))?;
         return match Reader::new(&text).next() {
-            Some(r) => r.with_context(|| format!("in {arg}")).map(|r| r.puzzle),
+            Some(r) => r
+                .with_context(|| format!("in {arg}"))
+                .map(|r| (r.puzzle, r.marks)),
             None => bail!("{arg} holds no puzzle"),
         };
     }
+    if arg.len() == 729 {
+        return match Reader::new(arg.as_bytes()).next() {
+            Some(Ok(r)) => Ok((r.puzzle, r.marks)),
+            Some(Err(e)) => bail!("the puzzle argument, column {:?}: {}", e.column, e.kind),
+            None => bail!("the puzzle argument holds no puzzle"),
+        };
+    }
     arg.parse::<Puzzle>()
+        .map(|p| (p, None))
         .map_err(|e| anyhow::anyhow!("the puzzle argument: {}", e.kind))
 }
 
 /// Reports on standard error, and gives the exit code, when `p` has no solution or several.
-fn require_unique(p: &Puzzle, several: &str, none: &str) -> Result<(), ExitCode> {
-    let message = match solve_unique(p) {
+fn require_unique(
+    p: &Puzzle,
+    marks: Option<&Marks>,
+    several: &str,
+    none: &str,
+) -> Result<(), ExitCode> {
+    let message = match solve_unique_marked(p, marks) {
         Solutions::Unique(_) => return Ok(()),
         Solutions::Multiple(_) => several,
         Solutions::None => none,
@@ -283,27 +315,38 @@ fn describe_effect(step: &Step) -> String {
 
 /// Runs `shudu explain`.
 pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
-    let puzzle = puzzle_argument(&args.puzzle)?;
+    let (puzzle, marks) = puzzle_argument(&args.puzzle)?;
+    let marks = marks.as_deref();
     if let Err(code) = require_unique(
         &puzzle,
+        marks,
         "this puzzle has more than one solution; logic alone cannot finish it",
         "this puzzle has no solution",
     ) {
         return Ok(code);
     }
-    let g = grade(&puzzle);
+    let g = grade_marked(&puzzle, marks);
     // The graded path is SE's; the named path is the hints' (it may place a cell differently,
     // and ends early where only SE's nested forcing chains would go on).
     let steps = if args.named {
-        hint_path(&puzzle)
+        hint_path(&puzzle, marks)
     } else {
         g.steps.clone()
     };
-    let mut board = Board::new(&puzzle);
+    let mut board = Board::from_position(&puzzle, &puzzle, marks);
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "{puzzle}\nrating ER {}, EP {}, ED {} ({}), {}\n",
+        "{}\nrating ER {}, EP {}, ED {} ({}), {}\n",
+        match marks {
+            Some(m) => {
+                let mut out = Vec::new();
+                shudu_core::format::write_marks(&mut out, m);
+                out.pop();
+                String::from_utf8(out).expect("marks are ASCII")
+            }
+            None => puzzle.to_line(),
+        },
         g.er,
         g.ep,
         g.ed,
@@ -345,8 +388,8 @@ pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
 }
 
 /// The steps [`next_hint`] gives from the start until the grid is full or no step applies.
-fn hint_path(puzzle: &Puzzle) -> Vec<Step> {
-    let mut board = Board::new(puzzle);
+fn hint_path(puzzle: &Puzzle, marks: Option<&Marks>) -> Vec<Step> {
+    let mut board = Board::from_position(puzzle, puzzle, marks);
     let mut steps = Vec::new();
     // Every step places a digit or removes a candidate: at most 810 steps.
     while let Some(step) = next_hint(&board) {
@@ -384,15 +427,22 @@ fn parse_marks(text: &str) -> Result<[DigitSet; 81]> {
 
 /// Runs `shudu hint`.
 pub fn run_hint(args: &HintArgs) -> Result<ExitCode> {
-    let position = puzzle_argument(&args.position)?;
-    let marks = args.marks.as_deref().map(parse_marks).transpose()?;
+    let (position, line_marks) = puzzle_argument(&args.position)?;
+    let flag_marks = args.marks.as_deref().map(parse_marks).transpose()?;
+    if flag_marks.is_some() && line_marks.is_some() {
+        bail!("the position is a pencil-mark line and --marks gives marks too; give them once");
+    }
+    // The marks of a pencil-mark line are part of the puzzle (its solution keeps to them); those
+    // of --marks are the player's notes, checked for a missing digit below.
     if let Err(code) = require_unique(
         &position,
+        line_marks.as_deref(),
         "this position has more than one solution; hints need a proper puzzle",
         "this position has no solution: some digit entered is wrong",
     ) {
         return Ok(code);
     }
+    let marks = flag_marks.or(line_marks.map(|m| *m));
     if let (Some(marks), Solutions::Unique(solution)) = (&marks, solve_unique(&position)) {
         let missing = shudu_core::logic::marks_missing_solution(&position, marks, &solution);
         if !missing.is_empty() {

@@ -9,4 +9,5 @@ pub mod generate;
 pub mod grade;
 pub mod grids;
 pub mod play;
+pub mod print;
 pub mod solve;

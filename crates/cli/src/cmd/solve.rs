@@ -10,7 +10,7 @@ use clap::Args;
 use rayon::prelude::*;
 use shudu_core::error::counted;
 use shudu_core::format::{Format, Reader, Record};
-use shudu_core::solver::{solve_unique, Solutions};
+use shudu_core::solver::{solve_unique_marked, Solutions};
 use shudu_core::{ParseError, Puzzle};
 
 use crate::exit;
@@ -132,7 +132,7 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
                     .into_par_iter()
                     .map(|r| {
                         r.map(|rec| {
-                            let s = solve_unique(&rec.puzzle);
+                            let s = solve_unique_marked(&rec.puzzle, rec.marks.as_deref());
                             (rec, s)
                         })
                     })

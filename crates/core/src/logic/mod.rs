@@ -43,7 +43,7 @@ use std::fmt;
 
 use crate::bitset::{Cell, Digit, DigitSet, House};
 use crate::grid::Puzzle;
-use crate::solver::{solve_unique, Solutions};
+use crate::solver::{solve_unique_marked, Solutions};
 
 pub mod chains;
 pub mod exclusion;
@@ -601,13 +601,35 @@ const FALLBACK_RATING: Rating = Rating(105);
 /// # Complexity
 /// Tens of microseconds for puzzles that singles solve; chains cost more (see BENCHMARKS.md).
 pub fn grade(puzzle: &Puzzle) -> Grade {
-    let mut board = Board::new(puzzle);
+    grade_marked(puzzle, None)
+}
+
+/// [`grade`] for a puzzle that may come with pencil marks (a pencil-mark record, see
+/// [`crate::format::Record::marks`]): the path starts from the candidates of `marks` (less the
+/// digits the givens rule out), and only grids that keep to the marks count as solutions.
+///
+/// # Examples
+/// ```
+/// use shudu_core::{format::marks_of, logic::{grade, grade_marked}, Digit, Puzzle};
+/// let p: Puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+///     .parse()?;
+/// let mut marks = marks_of(&p);
+/// assert_eq!(grade_marked(&p, Some(&marks)).steps, grade(&p).steps);
+/// // Marks without r1c3's solution digit 4: no grid keeps to them, and the path stops.
+/// marks[2].remove(Digit::new(4).unwrap());
+/// assert!(!grade_marked(&p, Some(&marks)).solved);
+/// # Ok::<(), shudu_core::ParseError>(())
+/// ```
+pub fn grade_marked(puzzle: &Puzzle, marks: Option<&crate::format::Marks>) -> Grade {
+    let mut board = Board::from_position(puzzle, puzzle, marks);
     // A step per empty cell at most, plus the steps that only remove candidates: reserving
     // room for those at once saves the copies of growing (`Step` is 144 bytes; measurable on
     // easy puzzles, where a step costs about 2,000 instructions).
     let mut steps = Vec::with_capacity(board.empty as usize + 16);
-    let summary =
-        solve_path(puzzle, &mut board, |step| steps.push(step), &|| false).expect("never stopped");
+    let summary = solve_path(puzzle, marks, &mut board, |step| steps.push(step), &|| {
+        false
+    })
+    .expect("never stopped");
     Grade {
         er: summary.er,
         ep: summary.ep,
@@ -655,9 +677,14 @@ pub struct Summary {
 /// # Complexity
 /// As [`grade`], less the cost of the words: about half on puzzles that singles solve.
 pub fn rate(puzzle: &Puzzle) -> Summary {
-    let mut board = Board::new(puzzle);
+    rate_marked(puzzle, None)
+}
+
+/// [`rate`] for a puzzle that may come with pencil marks: the path of [`grade_marked`].
+pub fn rate_marked(puzzle: &Puzzle, marks: Option<&crate::format::Marks>) -> Summary {
+    let mut board = Board::from_position(puzzle, puzzle, marks);
     board.explain = false;
-    solve_path(puzzle, &mut board, drop, &|| false).expect("never stopped")
+    solve_path(puzzle, marks, &mut board, drop, &|| false).expect("never stopped")
 }
 
 /// [`rate`], stopped between two steps as soon as `stop()` says so (a deadline passed, the
@@ -676,13 +703,14 @@ pub fn rate(puzzle: &Puzzle) -> Summary {
 pub fn rate_until(puzzle: &Puzzle, stop: &dyn Fn() -> bool) -> Option<Summary> {
     let mut board = Board::new(puzzle);
     board.explain = false;
-    solve_path(puzzle, &mut board, drop, stop)
+    solve_path(puzzle, None, &mut board, drop, stop)
 }
 
 /// The loop of [`grade`] and [`rate`]: applies the easiest step until the board is solved or
 /// stuck, handing each step to `keep`; `None` if `stop()` said so before a step.
 fn solve_path(
     puzzle: &Puzzle,
+    marks: Option<&crate::format::Marks>,
     board: &mut Board,
     mut keep: impl FnMut(Step),
     stop: &dyn Fn() -> bool,
@@ -700,10 +728,11 @@ fn solve_path(
             None => {
                 // Chains are costly, and on a puzzle without a unique solution they could
                 // search a long time for nothing: check uniqueness first (once).
-                let sol = solution.get_or_insert_with(|| match solve_unique(puzzle) {
-                    Solutions::Unique(g) => Some(g),
-                    _ => None,
-                });
+                let sol =
+                    solution.get_or_insert_with(|| match solve_unique_marked(puzzle, marks) {
+                        Solutions::Unique(g) => Some(g),
+                        _ => None,
+                    });
                 let Some(sol) = sol else { break };
                 match chain_step(board) {
                     Some(s) => s,

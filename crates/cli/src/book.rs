@@ -1,0 +1,542 @@
+//! Print-ready books of puzzles: the page layout shared by the PDF and SVG writers of
+//! `shudu print` and `shudu generate --print`.
+//!
+//! A page holds 1, 2, 4, 6 or 9 puzzles in a grid of slots under an optional title, with the
+//! page number at the foot. Each slot is a label (the puzzle's number, and its band and Sudoku
+//! Explainer rating when known) above a square grid: thin cell lines, thick box lines and
+//! border, digits centred in their cells. Answer pages (the solutions, nine a page, the givens in
+//! black and the rest in grey) follow the puzzles.
+//!
+//! The PDF is drawn with [krilla] (the typst project's high-level PDF writer): it embeds the
+//! font as a subset with a `ToUnicode` map, so the digits can be searched and copied and
+//! `pdftotext` reads them back. The font is DejaVu Sans, committed in `assets/fonts` with its
+//! licence. Lengths are PostScript points (1/72 inch), with the origin at the top left.
+//!
+//! [krilla]: https://docs.rs/krilla
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use anyhow::{anyhow, Result};
+use krilla::color::luma;
+use krilla::geom::{PathBuilder, Point};
+use krilla::num::NormalizedF32;
+use krilla::paint::{Fill, LineCap, Stroke};
+use krilla::text::{Font, GlyphId, KrillaGlyph};
+use shudu_core::logic::{Band, Rating};
+use shudu_core::{Grid, Puzzle};
+
+/// DejaVu Sans (see `assets/fonts/LICENSE-DejaVu.txt`).
+static FONT_DATA: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+
+/// The paper sizes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Paper {
+    /// ISO A4, 210 × 297 mm.
+    #[default]
+    A4,
+    /// US Letter, 8.5 × 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// Width and height in points.
+    pub fn size(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (595.276, 841.89),
+            Paper::Letter => (612.0, 792.0),
+        }
+    }
+}
+
+/// The puzzles a page may hold.
+pub const PER_PAGE: [usize; 5] = [1, 2, 4, 6, 9];
+
+/// How a book is laid out.
+#[derive(Clone, Debug)]
+pub struct BookConfig {
+    /// Puzzles a page: one of [`PER_PAGE`].
+    pub per_page: usize,
+    /// The paper size.
+    pub paper: Paper,
+    /// The title printed at the head of every page, if any.
+    pub title: Option<String>,
+    /// Whether answer pages follow the puzzles.
+    pub answers: bool,
+}
+
+/// One puzzle of a book.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Its number in the book (printed in its label).
+    pub number: usize,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// Its solution (printed on the answer pages).
+    pub solution: Grid,
+    /// Its Sudoku Explainer rating, when known; the band is the rating's.
+    pub rating: Option<Rating>,
+}
+
+impl Entry {
+    /// The label over the grid: `12`, or `12 · hard · SE 2.3` when rated.
+    pub fn label(&self, answer: bool) -> String {
+        let mut s = if answer {
+            format!("Answer {}", self.number)
+        } else {
+            format!("{}", self.number)
+        };
+        if let (Some(r), false) = (self.rating, answer) {
+            let _ = write!(s, "  ·  {}  ·  SE {r}", Band::of(r));
+        }
+        s
+    }
+}
+
+/// The embedded font's tables, parsed once: glyphs and their metrics.
+struct Metrics {
+    face: ttf_parser::Face<'static>,
+    /// Font units per em.
+    upem: f32,
+    /// The height of the digits above the baseline, in em (they have no descenders).
+    digit_height: f32,
+}
+
+fn metrics() -> &'static Metrics {
+    static METRICS: OnceLock<Metrics> = OnceLock::new();
+    METRICS.get_or_init(|| {
+        let face = ttf_parser::Face::parse(FONT_DATA, 0).expect("the embedded font parses");
+        let upem = f32::from(face.units_per_em());
+        let digit_height = face
+            .glyph_index('8')
+            .and_then(|g| face.glyph_bounding_box(g))
+            .map_or(0.73, |b| f32::from(b.y_max) / upem);
+        Metrics {
+            face,
+            upem,
+            digit_height,
+        }
+    })
+}
+
+impl Metrics {
+    /// The glyph of `c` (the font's "missing" glyph 0 if it has none) and its advance in em.
+    fn glyph(&self, c: char) -> (u16, f32) {
+        let g = self.face.glyph_index(c).unwrap_or(ttf_parser::GlyphId(0));
+        let advance = self.face.glyph_hor_advance(g).unwrap_or(0);
+        (g.0, f32::from(advance) / self.upem)
+    }
+}
+
+/// The width of `text` at `size` points.
+fn text_width(text: &str, size: f32) -> f32 {
+    let m = metrics();
+    text.chars().map(|c| m.glyph(c).1).sum::<f32>() * size
+}
+
+/// Where one puzzle goes on a page: its label's baseline and its grid's square.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slot {
+    /// The left of the grid (and of the label).
+    pub x: f32,
+    /// The top of the grid.
+    pub y: f32,
+    /// The side of the grid.
+    pub side: f32,
+    /// The label's font size; its baseline is a quarter of it above the grid.
+    pub label_size: f32,
+}
+
+/// The page's margin, on every side.
+const MARGIN: f32 = 40.0;
+/// The title's font size.
+const TITLE_SIZE: f32 = 14.0;
+/// The page number's font size.
+const FOOTER_SIZE: f32 = 10.0;
+
+/// Columns and rows of slots for `per_page` puzzles.
+fn arrangement(per_page: usize) -> (usize, usize) {
+    match per_page {
+        1 => (1, 1),
+        2 => (1, 2),
+        4 => (2, 2),
+        6 => (2, 3),
+        _ => (3, 3),
+    }
+}
+
+/// The slots of a page of `per_page` puzzles, in reading order.
+pub fn slots(paper: Paper, per_page: usize, titled: bool) -> Vec<Slot> {
+    let (w, h) = paper.size();
+    let (cols, rows) = arrangement(per_page);
+    let top = MARGIN + if titled { TITLE_SIZE * 2.0 } else { 0.0 };
+    let bottom = h - MARGIN - FOOTER_SIZE * 2.0;
+    let (slot_w, slot_h) = (
+        (w - 2.0 * MARGIN) / cols as f32,
+        (bottom - top) / rows as f32,
+    );
+    let gap = if per_page == 1 { 0.0 } else { 18.0 };
+    let label_size = if per_page >= 6 { 9.0 } else { 11.0 };
+    let label_h = label_size * 1.6;
+    let side = (slot_w - gap)
+        .min(slot_h - gap - label_h)
+        .min(w - 2.0 * MARGIN);
+    let mut out = Vec::with_capacity(cols * rows);
+    for r in 0..rows {
+        for c in 0..cols {
+            let x0 = MARGIN + c as f32 * slot_w;
+            let y0 = top + r as f32 * slot_h;
+            out.push(Slot {
+                x: x0 + (slot_w - side) / 2.0,
+                y: y0 + label_h + (slot_h - gap - label_h - side) / 2.0,
+                side,
+                label_size,
+            });
+        }
+    }
+    out
+}
+
+/// Line widths for a grid of side `side`: cell lines, box lines and border.
+fn line_widths(side: f32) -> (f32, f32) {
+    (
+        (side * 0.0025).clamp(0.5, 1.0),
+        (side * 0.009).clamp(1.5, 3.0),
+    )
+}
+
+/// What to draw in a grid's cells: the digit, and whether it is a given (black) or a solved
+/// cell of an answer (grey).
+fn cells(puzzle: &Puzzle, solution: Option<&Grid>) -> [(u8, bool); 81] {
+    let mut out = [(0, true); 81];
+    let givens = puzzle.as_bytes();
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = match solution {
+            Some(s) if givens[i] == 0 => (s.as_bytes()[i], false),
+            _ => (givens[i], true),
+        };
+    }
+    out
+}
+
+/// The grey of an answer's solved digits (0 black, 255 white).
+const GREY: u8 = 110;
+
+/// One page to draw: its title, its puzzles (each with whether it shows the answer) and its
+/// layout.
+struct PageSpec<'a> {
+    title: Option<String>,
+    items: Vec<(&'a Entry, bool)>,
+    per_page: usize,
+}
+
+/// Makes the PDF of a book.
+///
+/// # Errors
+/// When the PDF writer fails (it should not: the font is fixed and every path is finite).
+pub fn pdf(entries: &[Entry], config: &BookConfig) -> Result<Vec<u8>> {
+    let font = Font::new(FONT_DATA.into(), 0).ok_or_else(|| anyhow!("the font does not load"))?;
+    let (w, h) = config.paper.size();
+    let mut document = krilla::Document::new();
+    let mut metadata =
+        krilla::metadata::Metadata::new().creator(format!("shudu {}", env!("CARGO_PKG_VERSION")));
+    if let Some(t) = &config.title {
+        metadata = metadata.title(t.clone());
+    }
+    document.set_metadata(metadata);
+    let mut pages = Vec::new();
+    for chunk in entries.chunks(config.per_page) {
+        pages.push(PageSpec {
+            title: config.title.clone(),
+            items: chunk.iter().map(|e| (e, false)).collect(),
+            per_page: config.per_page,
+        });
+    }
+    if config.answers {
+        let title = match &config.title {
+            Some(t) => format!("{t}: answers"),
+            None => "Answers".to_string(),
+        };
+        for chunk in entries.chunks(9) {
+            pages.push(PageSpec {
+                title: Some(title.clone()),
+                items: chunk.iter().map(|e| (e, true)).collect(),
+                per_page: 9,
+            });
+        }
+    }
+    for (
+        number,
+        PageSpec {
+            title,
+            items,
+            per_page,
+        },
+    ) in pages.iter().enumerate()
+    {
+        let settings = krilla::page::PageSettings::from_wh(w, h)
+            .ok_or_else(|| anyhow!("bad paper size {w} x {h}"))?;
+        let mut page = document.start_page_with(settings);
+        let mut surface = page.surface();
+        surface.set_fill(Some(Fill::default()));
+        if let Some(t) = title {
+            let x = (w - text_width(t, TITLE_SIZE)) / 2.0;
+            draw_text(&mut surface, &font, x, MARGIN + TITLE_SIZE, TITLE_SIZE, t);
+        }
+        let foot = format!("{}", number + 1);
+        let x = (w - text_width(&foot, FOOTER_SIZE)) / 2.0;
+        draw_text(&mut surface, &font, x, h - MARGIN, FOOTER_SIZE, &foot);
+        let slots = slots(config.paper, *per_page, title.is_some());
+        for (slot, &(entry, answer)) in slots.iter().zip(items) {
+            surface.set_fill(Some(Fill::default()));
+            let label = entry.label(answer);
+            let baseline = slot.y - slot.label_size * 0.5;
+            draw_text(
+                &mut surface,
+                &font,
+                slot.x,
+                baseline,
+                slot.label_size,
+                &label,
+            );
+            let solution = answer.then_some(&entry.solution);
+            draw_grid_pdf(&mut surface, &font, slot, &cells(&entry.puzzle, solution));
+        }
+        surface.finish();
+        page.finish();
+    }
+    document
+        .finish()
+        .map_err(|e| anyhow!("cannot make the PDF: {e:?}"))
+}
+
+/// Draws `text` with its baseline starting at (`x`, `y`): glyph by glyph at their advances,
+/// without shaping (labels and digits need neither ligatures nor kerning, and shaping each
+/// digit was two thirds of the time of a book).
+fn draw_text(
+    surface: &mut krilla::surface::Surface<'_>,
+    font: &Font,
+    x: f32,
+    y: f32,
+    size: f32,
+    text: &str,
+) {
+    let m = metrics();
+    let glyphs: Vec<KrillaGlyph> = text
+        .char_indices()
+        .map(|(i, c)| {
+            let (id, advance) = m.glyph(c);
+            KrillaGlyph {
+                glyph_id: GlyphId::new(u32::from(id)),
+                text_range: i..i + c.len_utf8(),
+                x_advance: advance,
+                x_offset: 0.0,
+                y_offset: 0.0,
+                y_advance: 0.0,
+                location: None,
+            }
+        })
+        .collect();
+    surface.draw_glyphs(
+        Point::from_xy(x, y),
+        &glyphs,
+        font.clone(),
+        text,
+        size,
+        false,
+    );
+}
+
+fn draw_grid_pdf(
+    surface: &mut krilla::surface::Surface<'_>,
+    font: &Font,
+    slot: &Slot,
+    cells: &[(u8, bool); 81],
+) {
+    let Slot { x, y, side, .. } = *slot;
+    let cell = side / 9.0;
+    let (thin, thick) = line_widths(side);
+    let stroke = |width: f32| Stroke {
+        width,
+        line_cap: LineCap::Square,
+        ..Stroke::default()
+    };
+    surface.set_fill(None);
+    for (width, boxes) in [(thin, false), (thick, true)] {
+        let mut pb = PathBuilder::new();
+        for i in 0..=9 {
+            if (i % 3 == 0) != boxes {
+                continue;
+            }
+            let t = i as f32 * cell;
+            pb.move_to(x, y + t);
+            pb.line_to(x + side, y + t);
+            pb.move_to(x + t, y);
+            pb.line_to(x + t, y + side);
+        }
+        if let Some(path) = pb.finish() {
+            surface.set_stroke(Some(stroke(width)));
+            surface.draw_path(&path);
+        }
+    }
+    surface.set_stroke(None);
+    let size = cell * 0.62;
+    let m = metrics();
+    let half_height = m.digit_height * size / 2.0;
+    for (i, &(d, given)) in cells.iter().enumerate() {
+        if d == 0 {
+            continue;
+        }
+        let colour = if given { 0 } else { GREY };
+        surface.set_fill(Some(Fill {
+            paint: luma::Color::new(colour).into(),
+            opacity: NormalizedF32::ONE,
+            rule: Default::default(),
+        }));
+        let digit = char::from(b'0' + d);
+        let mut buf = [0u8; 4];
+        let text = digit.encode_utf8(&mut buf);
+        let (r, c) = (i / 9, i % 9);
+        let cx = x + (c as f32 + 0.5) * cell;
+        let cy = y + (r as f32 + 0.5) * cell;
+        draw_text(
+            surface,
+            font,
+            cx - text_width(text, size) / 2.0,
+            cy + half_height,
+            size,
+            text,
+        );
+    }
+}
+
+/// One puzzle (or, with `answer`, its solution) as a standalone SVG image, 360 points square
+/// plus its label. The text uses DejaVu Sans where installed, else the viewer's sans-serif.
+pub fn svg(entry: &Entry, answer: bool) -> String {
+    let side = 360.0_f32;
+    let pad = 12.0_f32;
+    let label_size = 14.0_f32;
+    let top = pad + label_size * 1.6;
+    let (w, h) = (side + 2.0 * pad, side + top + pad);
+    let cell = side / 9.0;
+    let (thin, thick) = line_widths(side);
+    let mut s = String::new();
+    let (w, h) = (num(w), num(h));
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}pt\" height=\"{h}pt\" viewBox=\"0 0 {w} {h}\">"
+    );
+    let _ = writeln!(s, "<rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>");
+    let _ = writeln!(
+        s,
+        "<g font-family=\"DejaVu Sans, Verdana, sans-serif\" text-anchor=\"middle\">"
+    );
+    let _ = writeln!(
+        s,
+        "<text x=\"{pad}\" y=\"{}\" font-size=\"{label_size}\" text-anchor=\"start\">{}</text>",
+        num(top - label_size * 0.5),
+        xml_escape(&entry.label(answer))
+    );
+    for (width, boxes) in [(thin, false), (thick, true)] {
+        let mut d = String::new();
+        for i in 0..=9 {
+            if (i % 3 == 0) != boxes {
+                continue;
+            }
+            let t = i as f32 * cell;
+            let _ = write!(
+                d,
+                "M{} {}H{}M{} {}V{}",
+                num(pad),
+                num(top + t),
+                num(pad + side),
+                num(pad + t),
+                num(top),
+                num(top + side)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "<path d=\"{d}\" stroke=\"#000\" stroke-width=\"{}\" stroke-linecap=\"square\" fill=\"none\"/>",
+            num(width)
+        );
+    }
+    let size = cell * 0.62;
+    let half_height = metrics().digit_height * size / 2.0;
+    let grey = format!("#{GREY:02x}{GREY:02x}{GREY:02x}");
+    for (i, &(d, given)) in cells(&entry.puzzle, answer.then_some(&entry.solution))
+        .iter()
+        .enumerate()
+    {
+        if d == 0 {
+            continue;
+        }
+        let (r, c) = (i / 9, i % 9);
+        let fill = if given {
+            String::new()
+        } else {
+            format!(" fill=\"{grey}\"")
+        };
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\"{fill}>{d}</text>",
+            num(pad + (c as f32 + 0.5) * cell),
+            num(top + (r as f32 + 0.5) * cell + half_height),
+            num(size),
+        );
+    }
+    s.push_str("</g>\n</svg>\n");
+    s
+}
+
+/// A length for SVG: at most two decimals, without trailing zeros.
+fn num(x: f32) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_fit_on_the_page_and_do_not_overlap() {
+        for paper in [Paper::A4, Paper::Letter] {
+            let (w, h) = paper.size();
+            for n in PER_PAGE {
+                let s = slots(paper, n, true);
+                assert_eq!(s.len(), n);
+                for a in &s {
+                    assert!(a.x >= MARGIN - 0.01 && a.x + a.side <= w - MARGIN + 0.01);
+                    assert!(a.y - a.label_size * 1.6 >= MARGIN && a.y + a.side <= h - MARGIN);
+                    for b in &s {
+                        if a != b {
+                            let apart_x = a.x + a.side <= b.x || b.x + b.side <= a.x;
+                            let apart_y = a.y + a.side <= b.y - b.label_size * 1.6
+                                || b.y + b.side <= a.y - a.label_size * 1.6;
+                            assert!(apart_x || apart_y, "{n} a page: {a:?} overlaps {b:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn digits_of_the_font_are_all_as_wide() {
+        let w = text_width("1", 10.0);
+        assert!(w > 5.0 && w < 7.0, "{w}");
+        assert!((1..=9).all(|d| (text_width(&d.to_string(), 10.0) - w).abs() < 1e-4));
+        let h = metrics().digit_height;
+        assert!(
+            (0.70..0.76).contains(&h),
+            "DejaVu Sans digits are about 0.73 em high: {h}"
+        );
+    }
+}
