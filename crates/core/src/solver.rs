@@ -1029,6 +1029,13 @@ impl Solver {
         self.state.forbid(digit.as_index(), i / 27, i % 27);
     }
 
+    /// Places `digit` in `cell` as one more given (a contradiction with the givens leaves no
+    /// solution).
+    pub(crate) fn place(&mut self, cell: Cell, digit: Digit) {
+        let i = cell.as_index();
+        self.consistent &= self.state.place(digit.as_index(), i / 27, i % 27);
+    }
+
     /// Counts solutions up to `limit`.
     ///
     /// # Complexity
