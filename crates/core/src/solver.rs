@@ -990,14 +990,12 @@ pub struct Solver {
 impl Solver {
     /// Loads the puzzle's givens.
     pub fn new(p: &Puzzle) -> Solver {
-        let mut s = Solver {
-            state: State::empty(),
-            conflicts: 0,
-        };
+        let mut state = State::empty();
+        let mut conflicts = 0;
         for b in 0..3 {
-            s.load_band(p, b);
+            conflicts |= (load_band(&mut state, p, b) as u8) << b;
         }
-        s
+        Solver { state, conflicts }
     }
 
     /// `self`, loaded from some puzzle and not narrowed since, loaded again from `p` in the bands
@@ -1009,41 +1007,11 @@ impl Solver {
         let bits = cells.bits();
         for b in 0..3 {
             if (bits >> (27 * b)) & BAND as u128 != 0 {
-                s.load_band(p, b);
+                let repeat = load_band(&mut s.state, p, b) as u8;
+                s.conflicts = (s.conflicts & !(1 << b)) | (repeat << b);
             }
         }
         s
-    }
-
-    /// Loads band `b` of `p`'s givens over whatever that band held.
-    fn load_band(&mut self, p: &Puzzle, b: usize) {
-        let band = &p.as_bytes()[27 * b..27 * b + 27];
-        // A row holding one digit twice; the search would find the contradiction too, but this
-        // keeps `count` from starting on it.
-        let mut repeat = 0;
-        // The givens as a set first, without a branch a cell (whether a cell is given is
-        // hard to predict); then, for each digit, its givens and the rows they fill.
-        let mut given = 0u32;
-        for (pos, &v) in band.iter().enumerate() {
-            given |= ((v != 0) as u32) << pos;
-        }
-        let (mut own, mut rows) = ([0u32; 9], [0u32; 9]);
-        let mut left = given;
-        while left != 0 {
-            let pos = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let d = band[pos] as usize - 1;
-            let row = ROW[pos / 9];
-            repeat |= rows[d] & row;
-            rows[d] |= row;
-            own[d] |= 1 << pos;
-        }
-        // What placing each given does: the cell loses the other digits, the digit the
-        // rest of the row; band updates (the words differ from `prev`) do the rest.
-        for d in 0..9 {
-            self.state.cand[3 * d + b] = (BAND & !given & !rows[d]) | own[d];
-        }
-        self.conflicts = (self.conflicts & !(1 << b)) | (((repeat != 0) as u8) << b);
     }
 
     /// Forbids `digit` in `cell` (a constraint beyond the givens).
@@ -1087,6 +1055,39 @@ impl Solver {
     pub fn has_solution(&self) -> bool {
         self.count(1).count == 1
     }
+}
+
+/// Loads band `b` of `p`'s givens over whatever that band held; returns whether a row of the
+/// band holds a digit twice.
+#[inline(always)]
+fn load_band(state: &mut State, p: &Puzzle, b: usize) -> bool {
+    let band = &p.as_bytes()[27 * b..27 * b + 27];
+    // A row holding one digit twice; the search would find the contradiction too, but this
+    // keeps `count` from starting on it.
+    let mut repeat = 0;
+    // The givens as a set first, without a branch a cell (whether a cell is given is
+    // hard to predict); then, for each digit, its givens and the rows they fill.
+    let mut given = 0u32;
+    for (pos, &v) in band.iter().enumerate() {
+        given |= ((v != 0) as u32) << pos;
+    }
+    let (mut own, mut rows) = ([0u32; 9], [0u32; 9]);
+    let mut left = given;
+    while left != 0 {
+        let pos = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let d = band[pos] as usize - 1;
+        let row = ROW[pos / 9];
+        repeat |= rows[d] & row;
+        rows[d] |= row;
+        own[d] |= 1 << pos;
+    }
+    // What placing each given does: the cell loses the other digits, the digit the
+    // rest of the row; band updates (the words differ from `prev`) do the rest.
+    for d in 0..9 {
+        state.cand[3 * d + b] = (BAND & !given & !rows[d]) | own[d];
+    }
+    repeat != 0
 }
 
 /// Counts the solutions of `p` up to `limit` and returns the first.
