@@ -1054,8 +1054,10 @@ fn attempt<R: RngCore>(
     // A minimal puzzle is only asked to land in the range; otherwise dig no lower than `lo`.
     let floor = if config.minimal { 0 } else { lo };
     let unavoidable = unavoidable_sets(&grid);
-    // Learn only when the local search may follow.
-    let learn = config.givens.is_some();
+    // Learn only when the local search may follow, or the repair of a symmetric minimal puzzle
+    // (which checks each given against the known sets).
+    let repair = config.minimal && config.symmetry != Symmetry::None;
+    let learn = config.givens.is_some() || repair;
     let (mut p, learned) = dig(
         grid.to_puzzle(),
         &grid,
@@ -1066,8 +1068,10 @@ fn attempt<R: RngCore>(
         rng,
     );
     let mut unavoidable = unavoidable;
-    if p.givens() > hi {
+    if p.givens() > hi || repair {
         remember(&mut unavoidable, learned);
+    }
+    if p.givens() > hi {
         p = descend(
             p,
             &grid,
@@ -1081,7 +1085,7 @@ fn attempt<R: RngCore>(
     if p.givens() < lo && (config.minimal || !fill_to(&mut p, &grid, orbits, (lo, hi), rng)) {
         return None;
     }
-    if config.minimal && config.symmetry != Symmetry::None {
+    if repair {
         p = make_minimal(p, &grid, &mut unavoidable, orbits, rng)?;
         if !(lo..=hi).contains(&p.givens()) {
             return None;
