@@ -1341,6 +1341,7 @@ fn to_step(f: Found) -> Step {
         rating: Rating(f.rating),
         placements: f.placements,
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: f.eliminations,
         cells,
         houses: vec![],

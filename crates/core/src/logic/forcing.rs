@@ -707,6 +707,7 @@ pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
         rating: Rating(best.rating),
         placements: best.placements,
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: best.eliminations,
         cells: best.cells,
         houses: vec![],

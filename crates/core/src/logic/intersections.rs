@@ -230,6 +230,7 @@ fn make_step(
         rating: Rating(rating),
         placements,
         shown_eliminations: shown,
+        figure: Default::default(),
         eliminations,
         cells,
         houses,

@@ -423,6 +423,58 @@ pub struct Step {
     pub houses: Vec<House>,
     /// A sentence a player understands.
     pub text: String,
+    /// The part each house and cell plays, for drawing the step: filled by fish, finned fish and
+    /// the one-digit patterns (skyscraper, 2-string kite, empty rectangle) and W-Wing; empty for
+    /// every other step, and for every step on a board that is not explained.
+    pub figure: Figure,
+}
+
+/// How a step is drawn: its base and cover sets, its fins and the links between its cells.
+///
+/// For an X-Wing on 5 in rows 2 and 7, columns 3 and 8: `base` is rows 2 and 7, `cover` columns
+/// 3 and 8, and the links are the strong links r2c3-r2c8 and r7c3-r7c8.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Figure {
+    /// The houses whose places for the digit the step confines (a fish's base lines).
+    pub base: Vec<House>,
+    /// The houses that then hold the digit and lose it elsewhere (a fish's cover lines).
+    pub cover: Vec<House>,
+    /// A finned fish's fins: places of the digit in a base line outside the cover.
+    pub fins: Vec<Cell>,
+    /// Links between two cells, in the order the reasoning follows them.
+    pub links: Vec<Link>,
+}
+
+/// A link between two cells on one digit: strong if one of the two holds it (they are its only
+/// places in a house), weak if at most one does (they see each other).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Link {
+    /// The link's first cell.
+    pub from: Cell,
+    /// The link's second cell.
+    pub to: Cell,
+    /// Whether one of the two cells must hold the digit.
+    pub strong: bool,
+}
+
+impl Link {
+    /// A strong link between cell indices `a` and `b`.
+    pub(crate) fn strong(a: usize, b: usize) -> Link {
+        Link {
+            from: cell(a),
+            to: cell(b),
+            strong: true,
+        }
+    }
+
+    /// A weak link between cell indices `a` and `b`.
+    pub(crate) fn weak(a: usize, b: usize) -> Link {
+        Link {
+            from: cell(a),
+            to: cell(b),
+            strong: false,
+        }
+    }
 }
 
 impl Step {
@@ -783,6 +835,7 @@ fn fallback_step(board: &Board, sol: &crate::grid::Grid) -> Step {
         rating: FALLBACK_RATING,
         placements: vec![(c, d)],
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: vec![],
         cells: vec![c],
         houses: vec![],

@@ -253,6 +253,7 @@ fn direct_step(board: &Board, degree: usize, s: HiddenSet, c: usize, d: usize) -
         // SE applies a direct hint as its placement alone.
         placements: vec![(cell(c), digit(d))],
         shown_eliminations: shown,
+        figure: Default::default(),
         eliminations: vec![],
         cells,
         houses: board.show(|| vec![house(s.h)]),
@@ -283,6 +284,7 @@ pub(crate) fn plain_step(board: &Board, degree: usize, s: HiddenSet) -> Step {
         rating: Rating(rating),
         placements: vec![],
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: elims,
         cells,
         houses: board.show(|| vec![house(s.h)]),
@@ -346,6 +348,7 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
                 rating: Rating(rating),
                 placements: vec![],
                 shown_eliminations: vec![],
+                figure: Default::default(),
                 eliminations: elims,
                 cells,
                 houses: board.show(|| vec![house(h)]),

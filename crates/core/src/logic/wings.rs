@@ -95,6 +95,7 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                     rating: Rating(rating),
                     placements: vec![],
                     shown_eliminations: vec![],
+                    figure: Default::default(),
                     eliminations: elims,
                     cells: board.show(|| vec![cell(p), cell(a), cell(b)]),
                     houses: vec![],
