@@ -90,6 +90,23 @@ pub(crate) struct HouseInfo {
     name: String,
 }
 
+/// How a step is drawn (`Step::figure`): base and cover houses, fins, links between cells.
+#[derive(Serialize, Debug, Default)]
+pub(crate) struct FigureInfo {
+    base: Vec<HouseInfo>,
+    cover: Vec<HouseInfo>,
+    fins: Vec<usize>,
+    links: Vec<LinkInfo>,
+}
+
+/// A link between two cells: strong (one of them holds the digit) or weak (at most one does).
+#[derive(Serialize, Debug)]
+pub(crate) struct LinkInfo {
+    from: usize,
+    to: usize,
+    strong: bool,
+}
+
 /// `POST /api/hint` answer.
 #[derive(Serialize, Debug)]
 pub(crate) struct HintInfo {
@@ -109,6 +126,8 @@ pub(crate) struct HintInfo {
     eliminations: Vec<CellDigit>,
     clear: Vec<usize>,
     restore_marks: Vec<CellDigit>,
+    /// What to draw: empty but for fish and the one-digit patterns.
+    figure: FigureInfo,
 }
 
 /// `POST /api/solve` answer.
@@ -291,6 +310,23 @@ fn house_info(h: House) -> HouseInfo {
         kind,
         index,
         name: h.to_string(),
+    }
+}
+
+fn figure_info(f: &shudu_core::logic::Figure) -> FigureInfo {
+    FigureInfo {
+        base: f.base.iter().copied().map(house_info).collect(),
+        cover: f.cover.iter().copied().map(house_info).collect(),
+        fins: f.fins.iter().map(|c| c.as_index()).collect(),
+        links: f
+            .links
+            .iter()
+            .map(|l| LinkInfo {
+                from: l.from.as_index(),
+                to: l.to.as_index(),
+                strong: l.strong,
+            })
+            .collect(),
     }
 }
 
@@ -479,6 +515,7 @@ fn empty_hint(kind: &'static str, technique: &str) -> HintInfo {
         eliminations: vec![],
         clear: vec![],
         restore_marks: vec![],
+        figure: FigureInfo::default(),
     }
 }
 
@@ -592,6 +629,7 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
             text: step.text.clone(),
             cells: step.cells.iter().map(|c| c.as_index()).collect(),
             houses: step.houses.iter().copied().map(house_info).collect(),
+            figure: figure_info(&step.figure),
             placements: cell_digits(&step.placements),
             // A direct step applies its placement alone, but its text names the candidates it
             // removes on the way: the player sees them struck out and Apply removes them too.

@@ -467,6 +467,20 @@ function render() {
     for (const k of houses) for (const i of HOUSES[k]) hintHouse.add(i);
     if (hint.stage >= 3 || hint.data.kind !== 'step') for (const i of hint.data.cells) hintCells.add(i);
   }
+  // Stage 3 of a fish or one-digit pattern: its houses tinted by role (base, cover) and its fins
+  // ringed, as the core's figure says.
+  const hintBase = new Set();
+  const hintCover = new Set();
+  const hintFin = new Set();
+  // Drawn only while the panel shows (a closed hint keeps its stage, not its drawing).
+  const drawn = hint && hint.stage >= 3 && hint.data.kind === 'step' && !$('hint-panel').hidden;
+  const fig = drawn ? hint.data.figure : null;
+  if (fig) {
+    const idx = (h) => (h.kind === 'row' ? h.index : h.kind === 'col' ? 9 + h.index : 18 + h.index);
+    for (const h of fig.base) for (const i of HOUSES[idx(h)]) hintBase.add(i);
+    for (const h of fig.cover) for (const i of HOUSES[idx(h)]) hintCover.add(i);
+    for (const i of fig.fins) hintFin.add(i);
+  }
   // The digits the step is about, shown as candidates in its cells at the last stage.
   const hintKey = new Map();
   if (hint && hint.stage >= 3) {
@@ -500,6 +514,9 @@ function render() {
     if (ui.wrong.has(i)) cls.push('wrong');
     if (hintCells.has(i)) cls.push('hint-cell');
     if (hintHouse.has(i)) cls.push('hint-house');
+    if (hintBase.has(i)) cls.push('hint-base');
+    if (hintCover.has(i)) cls.push('hint-cover');
+    if (hintFin.has(i)) cls.push('hint-fin');
     if (hintPlace.has(i)) cls.push('hint-place');
     else if (hintElim.has(i) && !hintCells.has(i)) cls.push('hint-target');
     if (ui.flash === i) cls.push('flash');
@@ -558,7 +575,7 @@ function render() {
     c.el.setAttribute('aria-selected', String(i === sel));
   }
 
-  drawLinks(hint && hint.stage >= 3 && hint.data.kind === 'step' ? hint.data : null);
+  drawLinks(drawn ? hint.data : null);
 
   // Keypad: how many of each digit are left to place.
   const counts = Array(10).fill(0);
@@ -600,12 +617,16 @@ function render() {
   showTime();
 }
 
-// The links a step uses, drawn over the grid at stage 3: a wing's pivot to its pincers, a
-// chain or loop from cell to cell in its order (the grader lists a chain's cells from its
-// start). Other steps are drawn by their cells and houses alone.
+// The links a step uses, drawn over the grid at stage 3: those the core records (fish and the
+// one-digit patterns: strong links solid, weak ones dashed); else a wing's pivot to its
+// pincers, a chain or loop from cell to cell in its order (the grader lists a chain's cells from
+// its start). Other steps are drawn by their cells and houses alone.
 function linksOf(d) {
   const t = d.technique;
   const c = d.cells;
+  if (d.figure && d.figure.links.length) {
+    return { pivot: null, lines: d.figure.links.map((l) => [l.from, l.to, l.strong]) };
+  }
   if (/^XYZ?-Wing/.test(t) && c.length === 3) return { pivot: c[0], lines: [[c[0], c[1]], [c[0], c[2]]] };
   if (/Chain|Cycle|Turbot/.test(t) && !/Forcing Chains/.test(t) && c.length > 1) {
     const lines = c.slice(1).map((to, k) => [c[k], to]);
@@ -619,10 +640,11 @@ function drawLinks(d) {
   const svg = $('links');
   const { pivot, lines } = d ? linksOf(d) : { pivot: null, lines: [] };
   const at = (i) => [col(i) + 0.5, row(i) + 0.5];
-  svg.innerHTML = lines.map(([a, b]) => {
+  svg.innerHTML = lines.map(([a, b, strong]) => {
     const [x1, y1] = at(a);
     const [x2, y2] = at(b);
-    return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
+    const kind = strong === true ? ' class="strong"' : strong === false ? ' class="weak"' : '';
+    return `<line${kind} x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
   }).join('');
   svg.toggleAttribute('hidden', lines.length === 0);
   for (let i = 0; i < 81; i++) cells[i].el.classList.toggle('hint-pivot', i === pivot);
@@ -984,6 +1006,10 @@ function showHint() {
   $('hint-text').textContent = h.stage === 1 ? d.technique_text : h.stage === 2 ? (d.where_text || d.technique_text) : d.text;
   $('hint-result').hidden = !(h.stage >= 3 && d.result_text);
   $('hint-result').textContent = d.result_text || '';
+  // A key to the drawing of a fish or pattern: which tint and line means what.
+  const key = h.stage >= 3 && d.kind === 'step' && d.figure ? figureKey(d.figure) : '';
+  $('hint-key').hidden = !key;
+  $('hint-key').innerHTML = key;
   // What the technique is: open to read at any stage, as it says nothing of where the step is.
   const about = d.kind === 'step' ? learnAbout(d.technique) : null;
   $('hint-learn').hidden = !about;
@@ -999,6 +1025,17 @@ function showHint() {
   next.hidden = d.kind === 'solved';
   next.textContent = STAGE_BUTTON[h.stage];
   render();
+}
+
+function figureKey(f) {
+  const names = (hs) => hs.map((h) => h.name).join(', ');
+  const parts = [];
+  if (f.base.length) parts.push(`<span class="k-base"></span>base: ${names(f.base)}`);
+  if (f.cover.length) parts.push(`<span class="k-cover"></span>cover: ${names(f.cover)}`);
+  if (f.fins.length) parts.push(`<span class="k-fin"></span>fin${f.fins.length > 1 ? 's' : ''}`);
+  if (f.links.some((l) => l.strong)) parts.push('<span class="k-strong"></span>strong link (one is it)');
+  if (f.links.some((l) => !l.strong)) parts.push('<span class="k-weak"></span>weak link (at most one)');
+  return parts.map((p) => `<span class="k">${p}</span>`).join('');
 }
 
 function hideHint() {

@@ -530,6 +530,26 @@ async fn hint_names_a_skyscraper_where_se_has_a_turbot_fish() {
         json!([{ "cell": 37, "digit": 9 }, { "cell": 52, "digit": 9 }])
     );
     assert_eq!(v["houses"].as_array().unwrap().len(), 3);
+    // Drawn: the two columns as base, the row of the bases as cover, and three links, strong
+    // along each column and weak between the bases.
+    let f = &v["figure"];
+    let names = |k: &str| -> Vec<String> {
+        f[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names("base"), ["column 3", "column 9"]);
+    assert_eq!(names("cover"), ["row 7"]);
+    let strong: Vec<bool> = f["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["strong"].as_bool().unwrap())
+        .collect();
+    assert_eq!(strong, [true, false, true]);
+    assert_eq!(f["fins"], json!([]));
 }
 
 #[tokio::test]
