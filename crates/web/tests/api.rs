@@ -631,6 +631,12 @@ async fn a_direct_hint_sends_the_candidates_its_text_removes() {
         result.starts_with("So r") && result.contains("can't be"),
         "{result}"
     );
+    // Stage 3's reasoning is in sentences a player follows, not "r4c4≠1" notation.
+    assert_eq!(
+        v["text"],
+        "In column 4, digits 5, 7 can only go in r4c4, r5c4: a hidden set; so r4c4 can't be 1 \
+         or 3, and r5c4 can't be 1, 2 or 3; the only place left for 1 in column 4 is r9c4"
+    );
 }
 
 #[tokio::test]

@@ -70,8 +70,8 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
                 let text = board.say(|| {
                     let covers = super::house_list(&cover_h);
                     format!(
-                        "{}: in {}, {} can only go in {covers}; so {covers} loses {} elsewhere \
-                         ({})",
+                        "{}: in {}, {} can only go in {covers}; so {covers} hold {} only there, \
+                         and {}",
                         technique,
                         super::house_list(&base_h),
                         d + 1,

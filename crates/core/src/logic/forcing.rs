@@ -191,9 +191,9 @@ impl Outcome {
 
 fn pot_str(i: Id) -> String {
     format!(
-        "{}{}{}",
+        "{} {} {}",
         cell(id_cell(i)),
-        if id_on(i) { "=" } else { "≠" },
+        if id_on(i) { "is" } else { "isn't" },
         id_digit(i) + 1
     )
 }

@@ -1004,13 +1004,41 @@ pub(crate) fn digit_list(m: u16) -> String {
         .join(", ")
 }
 
-/// "r1c2≠3, r1c5≠3" for eliminations.
+/// Eliminations in a plain sentence: "r1c2 and r1c5 can't be 3" when they share one digit, else
+/// each cell's digits, "r4c4 can't be 1 or 3, and r5c4 can't be 1, 2 or 3" (cells in order of
+/// first mention).
 pub(crate) fn elim_list(elims: &[(Cell, Digit)]) -> String {
-    elims
+    fn and_list(items: &[String], last: &str) -> String {
+        match items {
+            [] => String::new(),
+            [one] => one.clone(),
+            [rest @ .., end] => format!("{} {last} {end}", rest.join(", ")),
+        }
+    }
+    let first = elims.first().map(|&(_, d)| d);
+    if elims.iter().all(|&(_, d)| Some(d) == first) {
+        let cells: Vec<String> = elims.iter().map(|(c, _)| c.to_string()).collect();
+        return match first {
+            Some(d) => format!("{} can't be {d}", and_list(&cells, "and")),
+            None => String::new(),
+        };
+    }
+    let mut by_cell: Vec<(Cell, Vec<String>)> = Vec::new();
+    for &(c, d) in elims {
+        match by_cell.iter_mut().find(|(x, _)| *x == c) {
+            Some((_, ds)) => ds.push(d.to_string()),
+            None => by_cell.push((c, vec![d.to_string()])),
+        }
+    }
+    let parts: Vec<String> = by_cell
         .iter()
-        .map(|(c, d)| format!("{c}≠{d}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+        .map(|(c, ds)| format!("{c} can't be {}", and_list(ds, "or")))
+        .collect();
+    match parts.as_slice() {
+        [one] => one.clone(),
+        [rest @ .., end] => format!("{}, and {end}", rest.join(", ")),
+        [] => String::new(),
+    }
 }
 
 #[allow(dead_code)]
@@ -1119,6 +1147,20 @@ mod tests {
         assert!(b.is_solved());
         assert_eq!(Band::of(g.er), g.band);
         assert!(g.ep <= g.er && g.ed <= g.ep);
+    }
+
+    #[test]
+    fn eliminations_read_as_plain_sentences() {
+        let e = |c: usize, d: u8| (cell(c), Digit::new(d).unwrap());
+        assert_eq!(elim_list(&[e(30, 5)]), "r4c4 can't be 5");
+        assert_eq!(
+            elim_list(&[e(30, 5), e(39, 5), e(48, 5)]),
+            "r4c4, r5c4 and r6c4 can't be 5"
+        );
+        assert_eq!(
+            elim_list(&[e(30, 1), e(30, 3), e(39, 1), e(39, 2), e(39, 3)]),
+            "r4c4 can't be 1 or 3, and r5c4 can't be 1, 2 or 3"
+        );
     }
 
     #[test]

@@ -237,13 +237,14 @@ fn direct_step(board: &Board, degree: usize, s: HiddenSet, c: usize, d: usize) -
     let shown = board.show(|| hidden_elims(board, s));
     let text = board.say(|| {
         format!(
-            "In {}, digits {} can only go in {}: hidden set; so those cells lose {}, and {} can \
-             only go in {}",
+            "In {}, digits {} can only go in {}: a hidden set; so {}; the only place left for {} \
+             in {} is {}",
             house(s.h),
             super::digit_list(s.digits),
             super::cell_list(&cells),
             super::elim_list(&shown),
             d + 1,
+            house(s.h),
             cell(c)
         )
     });
@@ -271,7 +272,7 @@ pub(crate) fn plain_step(board: &Board, degree: usize, s: HiddenSet) -> Step {
     let (elims, cells) = (hidden_elims(board, s), hidden_cells(board, s));
     let text = board.say(|| {
         format!(
-            "In {}, digits {} can only go in {}: {}; remove {}",
+            "In {}, digits {} can only go in {}: a {}; so {}",
             house(s.h),
             super::digit_list(s.digits),
             super::cell_list(&cells),
@@ -335,7 +336,7 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
             let cells: Vec<Cell> = board.show(|| bits(pick).map(|k| cell(candidates[k])).collect());
             let text = board.say(|| {
                 format!(
-                    "In {}, cells {} hold only the digits {}: {}; remove {}",
+                    "In {}, cells {} hold only the digits {}: a {}; so {}",
                     house(h),
                     super::cell_list(&cells),
                     super::digit_list(union),

@@ -321,8 +321,7 @@ fn loop_hints(board: &Board, lp: &[usize], both: u16, out: &mut Vec<Ul>) {
             rating,
             kind,
             technique: name(len, kind),
-            text: board
-                .say(|| describe(format!("{}; remove {}", what(), super::elim_list(&elims)))),
+            text: board.say(|| describe(format!("{}; so {}", what(), super::elim_list(&elims)))),
             cells: cells.clone(),
             placements: vec![],
             elims,
@@ -644,7 +643,7 @@ pub fn bug(board: &Board) -> Option<Step> {
             (
                 vec![],
                 format!(
-                    "{intro}, so {} must be one of {}; remove {}",
+                    "{intro}, so {} must be one of {}; so {}",
                     cell(c),
                     super::digit_list(all_values),
                     super::elim_list(&elims)
@@ -678,7 +677,7 @@ pub fn bug(board: &Board) -> Option<Step> {
                 technique: "BUG type 2",
                 rating: Rating(57),
                 text: format!(
-                    "{intro}, so one of {bug_list} is {}; remove {}",
+                    "{intro}, so one of {bug_list} is {}; so {}",
                     d + 1,
                     super::elim_list(&elims)
                 ),
@@ -727,7 +726,7 @@ fn bug4(board: &Board, bc: &[usize], bv: &[u16; 81], all: u16, intro: &str) -> O
         technique: "BUG type 4",
         rating: Rating(57),
         text: format!(
-            "{intro}; {} or {} holds its BUG digit, and {} in {} must go in one of them; remove {}",
+            "{intro}; {} or {} holds its BUG digit, and {} in {} must go in one of them; so {}",
             cell(c1),
             cell(c2),
             value + 1,
@@ -781,7 +780,7 @@ fn bug3(board: &Board, bc: &[usize], all: u16, common: &[usize], intro: &str) ->
                     technique: "BUG type 3",
                     rating: Rating(57 + degree as u16 - 2),
                     text: format!(
-                        "{intro}; the BUG digits {} make a naked set {} with {} in {}; remove {}",
+                        "{intro}; the BUG digits {} make a naked set {} with {} in {}; so {}",
                         super::digit_list(all),
                         super::digit_list(set),
                         super::cell_list(&naked.iter().map(|&c| cell(c)).collect::<Vec<_>>()),

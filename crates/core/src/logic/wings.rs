@@ -77,7 +77,7 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                 let text = board.say(|| {
                     format!(
                     "{}: pivot {} ({}) with pincers {} ({}) and {} ({}); whichever holds, {} is in a \
-                     pincer{}, so remove it from {}",
+                     pincer{}, so {}",
                     technique,
                     cell(p),
                     super::digit_list(pc),
