@@ -389,6 +389,8 @@ await step('bug 7: a game finished with an applied hint sets no best time; impor
 await step('hints teach: stage 2 tints a house and names no cell; stage 3 says the outcome; each technique explained', async () => {
   await open();
   await importPuzzle(DIRECT);
+  assert(/rating 6\.6 \(Turbot Fish\)/.test(await page.textContent('#game-info')),
+    'an import shows its hardest technique beside its rating');
   await page.click('#fill-marks');
   await openHint();
   assert(await page.isVisible('#hint-learn'), 'a "what is" link from stage 1');

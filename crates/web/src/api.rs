@@ -42,8 +42,7 @@ pub(crate) struct PuzzleInfo {
     givens: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     symmetry: Option<&'static str>,
-    /// The technique of the hardest step the puzzle needs (not sent for imports, whose grading
-    /// has a time budget and keeps no steps).
+    /// The technique of the hardest step the puzzle needs.
     #[serde(skip_serializing_if = "str::is_empty")]
     hardest: &'static str,
 }
@@ -447,7 +446,7 @@ pub(crate) async fn import(
 ) -> Result<Json<PuzzleInfo>, AppError> {
     let info = costly(&state, move |stop| -> Result<PuzzleInfo, AppError> {
         let (givens, _) = givens_and_solution(&body.puzzle)?;
-        let (rating, band) = engine::grade_until(&givens, stop).ok_or_else(|| {
+        let (rating, band, hardest) = engine::grade_until(&givens, stop).ok_or_else(|| {
             AppError::Unavailable(format!(
                 "rating this puzzle takes longer than the server's budget of {} s",
                 crate::WORK_BUDGET.as_secs()
@@ -459,7 +458,7 @@ pub(crate) async fn import(
             rating: rating.to_string(),
             givens: givens.givens(),
             symmetry: None,
-            hardest: "",
+            hardest,
         })
     })
     .await?;

@@ -239,6 +239,16 @@ async fn import_grades_a_unique_puzzle() {
     assert_eq!(v["givens"], 30);
     assert!(v["rating"].as_str().unwrap().contains('.'));
     assert!(Band::ALL.iter().any(|b| v["band"] == b.name()));
+    // The technique of its hardest step, as dealt puzzles have (a classic: singles alone).
+    let hardest = v["hardest"].as_str().expect("hardest is sent for imports");
+    assert_eq!(
+        hardest,
+        shudu_core::logic::rate(&P.parse().unwrap()).hardest
+    );
+    assert!(
+        hardest.ends_with("Single") || hardest == "Full House",
+        "{hardest}"
+    );
 }
 
 #[tokio::test]

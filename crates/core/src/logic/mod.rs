@@ -687,6 +687,9 @@ pub struct Summary {
     pub steps: usize,
     /// Each technique used and how often, in order of first use.
     pub techniques: Vec<(&'static str, usize)>,
+    /// The technique of the path's hardest step (the first one rated `er`): what the puzzle
+    /// needs. Empty for a path without steps.
+    pub hardest: &'static str,
 }
 
 /// Rates a puzzle: the same path and ratings as [`grade`], without keeping the steps or putting
@@ -700,6 +703,9 @@ pub struct Summary {
 ///     .parse()?;
 /// let (r, g) = (rate(&p), grade(&p));
 /// assert_eq!((r.er, r.ep, r.ed, r.steps), (g.er, g.ep, g.ed, g.steps.len()));
+/// // The hardest step's technique: the first step of the path rated ER.
+/// let first_er = g.steps.iter().find(|s| s.rating == g.er).unwrap();
+/// assert_eq!(r.hardest, first_er.technique);
 /// # Ok::<(), shudu_core::ParseError>(())
 /// ```
 ///
@@ -784,6 +790,7 @@ pub(crate) struct Tally {
     placed_yet: bool,
     steps: usize,
     techniques: Vec<(&'static str, usize)>,
+    hardest: &'static str,
 }
 
 impl Tally {
@@ -791,6 +798,9 @@ impl Tally {
     pub(crate) fn add(&mut self, step: &Step) {
         if self.steps == 0 {
             self.ed = step.rating;
+        }
+        if self.steps == 0 || step.rating > self.er {
+            self.hardest = step.technique;
         }
         self.er = self.er.max(step.rating);
         if !self.placed_yet {
@@ -818,6 +828,7 @@ impl Tally {
             solved,
             steps: self.steps,
             techniques: self.techniques,
+            hardest: self.hardest,
         }
     }
 }
