@@ -386,6 +386,39 @@ await step('bug 7: a game finished with an applied hint sets no best time; impor
   assertEq(await startedAll(), started + 1, 'the first move starts it');
 });
 
+await step('Shift+arrows select several cells; notes marked complete (K) are judged by hints', async () => {
+  await open();
+  const { puzzle } = await saved();
+  const sol = await solutionOf(puzzle);
+  const c = [...puzzle].findIndex((ch, i) => ch === '.' && i > 10);
+  await cell(c).click();
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowDown');
+  assertEq(await page.locator('.cell.selected').count(), 3, 'three cells selected by Shift+arrows');
+  await page.keyboard.press('Escape');
+  assertEq(await page.locator('.cell.selected').count(), 1, 'Esc drops the selection');
+
+  // Two marks that leave out the cell's digit, marked complete: a hint now judges them.
+  await cell(c).click();
+  const others = [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => String(d) !== sol[c]).slice(0, 2);
+  for (const d of others) await page.keyboard.press(`Shift+Digit${d}`);
+  await page.keyboard.press('k');
+  assert(await cell(c).evaluate((e) => e.classList.contains('notes-complete')), 'the cell shows its notes complete');
+  assert(/notes complete/.test(await cell(c).getAttribute('aria-label')), 'and says so');
+  await openHint();
+  assert(/notes/i.test(await page.textContent('#hint-text')), 'stage 1 speaks of notes');
+  await page.click('#hint-next');
+  const r = Math.floor(c / 9) + 1;
+  const k = (c % 9) + 1;
+  assertEq(await page.textContent('#hint-text'), `Your notes in r${r}c${k} leave out its digit.`, 'stage 2');
+  await page.click('#hint-close');
+  // The button takes the mark off again: the notes are reminders once more.
+  await cell(c).click();
+  await page.click('#notes-complete');
+  assert(!(await cell(c).evaluate((e) => e.classList.contains('notes-complete'))), 'unmarked');
+  if (look) await page.screenshot({ path: path.join(shots, 'look-notes-complete.png') });
+});
+
 await step('hints teach: stage 2 tints a house and names no cell; stage 3 says the outcome; each technique explained', async () => {
   await open();
   await importPuzzle(DIRECT);

@@ -92,6 +92,7 @@ function validGame(g) {
 function upgradeGame(g) {
   if (!Array.isArray(g.centre) || g.centre.length !== 81) g.centre = Array(81).fill(0);
   if (!Array.isArray(g.colours) || g.colours.length !== 81) g.colours = Array(81).fill(0);
+  if (!Array.isArray(g.complete) || g.complete.length !== 81) g.complete = Array(81).fill(0);
   return g;
 }
 
@@ -127,6 +128,29 @@ const valueAt = (i) => givenAt(i) || game.values[i];
 const boardValues = () => [...Array(81).keys()].map(valueAt);
 const entriesLine = () => game.values.map((v) => (v ? String(v) : '.')).join('');
 const marksList = () => game.marks.map((m) => digitsOf(m).join(''));
+// The notes a hint judges: every cell's once candidates were filled, else those of the cells
+// marked complete (the server takes every candidate for a cell sent without notes); none if
+// no cell is marked.
+function judgedMarks() {
+  if (game.filled) return marksList();
+  if (!game.complete.some((x, i) => x && !boardValues()[i] && game.marks[i])) return null;
+  return game.marks.map((m, i) => (game.complete[i] ? digitsOf(m).join('') : ''));
+}
+
+// Marks the target cells' notes complete (or not, if all are already): a hint then judges
+// them, and says if they leave out the cell's digit.
+function toggleComplete() {
+  if (!game || game.solved || ui.paused || ui.loading) return;
+  const vals = boardValues();
+  const all = targets().filter((i) => !vals[i]);
+  if (all.length === 0) return;
+  const on = all.every((i) => game.complete[i]) ? 0 : 1;
+  for (const i of all) game.complete[i] = on;
+  saveGame();
+  render();
+  announce(on ? `Notes of ${all.length === 1 ? spokenCell(all[0]) : `${all.length} cells`} marked complete: hints will check them.`
+    : 'Notes no longer marked complete.');
+}
 const positionKey = () => `${entriesLine()}|${game.marks.join(',')}`;
 
 function candidatesOf(i, vals = boardValues()) {
@@ -324,6 +348,7 @@ function clearMarks() {
   const changes = new Map();
   for (let i = 0; i < 81; i++) if (game.marks[i] || game.centre[i]) changes.set(i, { m: 0, c: 0 });
   game.filled = false;
+  game.complete.fill(0);
   if (commit(changes, 'clear')) announce('Cleared every pencil mark.');
 }
 
@@ -520,6 +545,7 @@ function render() {
     if (hintPlace.has(i)) cls.push('hint-place');
     else if (hintElim.has(i) && !hintCells.has(i)) cls.push('hint-target');
     if (ui.flash === i) cls.push('flash');
+    if (!v && game.complete[i]) cls.push('notes-complete');
 
     let html;
     let label = `${spokenCell(i)}: `;
@@ -552,6 +578,7 @@ function render() {
         html = '';
         label += 'empty';
       }
+      if (game.complete[i]) label += ', notes complete';
       if (centre) {
         html += `<span class="centre${digitsOf(centre).length > 4 ? ' many' : ''}" aria-hidden="true" data-d="${digitsOf(centre).join('')}"></span>`;
         label += `, centre marks ${digitsOf(centre).join(' ')}`;
@@ -602,7 +629,7 @@ function render() {
   document.body.classList.toggle('pencil-mode', pencil);
   $('undo').disabled = game.solved || game.history.length === 0;
   $('redo').disabled = game.solved || game.future.length === 0;
-  for (const id of ['erase', 'fill-marks', 'clear-marks', 'hint', 'check', 'first-mistake', 'pencil', 'centre-mode', 'colour-mode']) {
+  for (const id of ['erase', 'fill-marks', 'clear-marks', 'notes-complete', 'hint', 'check', 'first-mistake', 'pencil', 'centre-mode', 'colour-mode']) {
     $(id).disabled = game.solved || ui.paused;
   }
   for (const b of keys) b.disabled = game.solved || ui.paused || ui.loading;
@@ -740,6 +767,15 @@ function move(dr, dc) {
   select(r * 9 + c);
 }
 
+// Shift+arrow: the cursor moves and the cell it reaches joins the selection.
+function extend(dr, dc) {
+  if (ui.selection.size === 0) ui.selection.add(ui.selected);
+  ui.selected = (row(ui.selected) + dr + 9) % 9 * 9 + (col(ui.selected) + dc + 9) % 9;
+  ui.selection.add(ui.selected);
+  render();
+  focusCell();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Messages
 
@@ -798,6 +834,7 @@ function startGame(info, entries) {
     marks: Array(81).fill(0),
     centre: Array(81).fill(0),
     colours: Array(81).fill(0),
+    complete: Array(81).fill(0), // cells whose notes the player marked complete: hints judge them
     history: [],
     future: [],
     elapsed: 0,
@@ -972,7 +1009,8 @@ async function hintPress() {
       // Notes are judged only once the player has filled every candidate: partial notes are
       // reminders, not claims, and never a mistake.
       const body = { givens: game.puzzle, entries: entriesLine() };
-      if (game.filled) body.marks = marksList();
+      const marks = judgedMarks();
+      if (marks) body.marks = marks;
       const data = await api('/api/hint', body);
       ui.hint = { key, data, stage: 1 };
       game.hints++;
@@ -1302,7 +1340,8 @@ function onKey(e) {
   const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   if (arrows[k]) {
     e.preventDefault();
-    move(...arrows[k]);
+    if (e.shiftKey) extend(...arrows[k]);
+    else move(...arrows[k]);
     return;
   }
   switch (k) {
@@ -1318,6 +1357,9 @@ function onKey(e) {
       break;
     case 'c': case 'C':
       setMode('colour');
+      break;
+    case 'k': case 'K':
+      toggleComplete();
       break;
     case 'Escape':
       if (ui.selection.size || ui.digit) {
@@ -1367,6 +1409,7 @@ function wire() {
   document.addEventListener('pointercancel', () => { ui.dragging = false; });
   $('fill-marks').addEventListener('click', fillCandidates);
   $('clear-marks').addEventListener('click', clearMarks);
+  $('notes-complete').addEventListener('click', toggleComplete);
   $('hint').addEventListener('click', hintPress);
   $('hint-next').addEventListener('click', hintPress);
   // Closing keeps the hint: reopening it at the same position shows the same stage.
