@@ -83,7 +83,7 @@ fn elims(step: &Step) -> Vec<String> {
 /// A step's figure in words: its base and cover houses, its fins, and its links ("r1c5=r1c1"
 /// strong, "r1c1-r5c1" weak).
 fn figure(step: &Step) -> (Vec<String>, Vec<String>, Vec<String>, Vec<String>) {
-    let f = &step.figure;
+    let f = step.figure.as_deref().expect("a figure");
     let names = |hs: &[shudu_core::House]| hs.iter().map(|h| h.to_string()).collect();
     (
         names(&f.base),

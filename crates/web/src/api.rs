@@ -628,7 +628,7 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
             text: step.text.clone(),
             cells: step.cells.iter().map(|c| c.as_index()).collect(),
             houses: step.houses.iter().copied().map(house_info).collect(),
-            figure: figure_info(&step.figure),
+            figure: step.figure.as_deref().map(figure_info).unwrap_or_default(),
             placements: cell_digits(&step.placements),
             // A direct step applies its placement alone, but its text names the candidates it
             // removes on the way: the player sees them struck out and Apply removes them too.

@@ -79,16 +79,14 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
                         super::elim_list(&elims)
                     )
                 });
-                let figure = if board.explain {
-                    Figure {
+                let figure = board.explain.then(|| {
+                    Box::new(Figure {
                         base: base_h.clone(),
                         cover: cover_h.clone(),
                         fins: vec![],
                         links: base_links(&base, |l| bits(lines[l]).map(move |x| at(l, x))),
-                    }
-                } else {
-                    Figure::default()
-                };
+                    })
+                });
                 let mut houses = base_h;
                 houses.extend(cover_h);
                 Some(Step {

@@ -113,7 +113,7 @@ fn fish(board: &Board, masks: &Masks, n: u32, d: usize, rows: bool, out: &mut Ve
             houses.push(House::Box(fin_box as u8));
             let cells: Vec<usize> = super::cells_of(here & (cover_cells | fins)).collect();
             let mut s = step(technique, elims_of(targets, d), cells, houses, text);
-            s.figure = fig;
+            s.figure = Some(Box::new(fig));
             out.push(s);
         }
     }

@@ -359,13 +359,13 @@ pub(crate) fn step(
 }
 
 /// A figure of base and cover houses and links (no fins).
-pub(crate) fn figure(base: Vec<House>, cover: Vec<House>, links: Vec<Link>) -> Figure {
-    Figure {
+pub(crate) fn figure(base: Vec<House>, cover: Vec<House>, links: Vec<Link>) -> Option<Box<Figure>> {
+    Some(Box::new(Figure {
         base,
         cover,
         fins: vec![],
         links,
-    }
+    }))
 }
 
 /// The row (`rows`) or column `line` crossed with the column or row `x`: a cell index.
