@@ -80,6 +80,22 @@ fn elims(step: &Step) -> Vec<String> {
         .collect()
 }
 
+/// A step's figure in words: its base and cover houses, its fins, and its links ("r1c5=r1c1"
+/// strong, "r1c1-r5c1" weak).
+fn figure(step: &Step) -> (Vec<String>, Vec<String>, Vec<String>, Vec<String>) {
+    let f = step.figure.as_deref().expect("a figure");
+    let names = |hs: &[shudu_core::House]| hs.iter().map(|h| h.to_string()).collect();
+    (
+        names(&f.base),
+        names(&f.cover),
+        f.fins.iter().map(|c| c.to_string()).collect(),
+        f.links
+            .iter()
+            .map(|l| format!("{}{}{}", l.from, if l.strong { "=" } else { "-" }, l.to))
+            .collect(),
+    )
+}
+
 fn texts(steps: &[Step]) -> Vec<String> {
     steps.iter().map(|s| s.text.clone()).collect()
 }
@@ -115,6 +131,44 @@ fn skyscraper_removes_what_sees_both_tops() {
         found[0].hint_where(),
         "Look for a Skyscraper in row 1, row 5, column 1."
     );
+    // Drawn as base rows, the bases' column as cover, and the chain top = base - base = top.
+    assert_eq!(
+        figure(&found[0]),
+        (
+            vec!["row 1".into(), "row 5".into()],
+            vec!["column 1".into()],
+            vec![],
+            vec!["r1c5=r1c1".into(), "r1c1-r5c1".into(), "r5c1=r5c6".into()]
+        )
+    );
+}
+
+#[test]
+fn x_wing_figure_has_base_rows_cover_columns_and_strong_links() {
+    // 5 in rows 2 and 7 only at columns 3 and 8; r4c3 and r5c8 lose it.
+    let b = synthetic(
+        &[
+            ("r2c3", "5"),
+            ("r2c8", "5"),
+            ("r7c3", "5"),
+            ("r7c8", "5"),
+            ("r4c3", "5"),
+            ("r5c8", "5"),
+        ],
+        "5",
+    );
+    let step = shudu_core::logic::fish::fish(&b, 2).expect("an X-Wing");
+    assert_eq!(step.technique, "X-Wing");
+    assert_eq!(elims(&step), ["r4c3≠5", "r5c8≠5"]);
+    assert_eq!(
+        figure(&step),
+        (
+            vec!["row 2".into(), "row 7".into()],
+            vec!["column 3".into(), "column 8".into()],
+            vec![],
+            vec!["r2c3=r2c8".into(), "r7c3=r7c8".into()]
+        )
+    );
 }
 
 #[test]
@@ -138,6 +192,11 @@ fn two_string_kite_removes_what_sees_both_tails() {
     assert_eq!(found.len(), 1, "{:?}", texts(&found));
     assert_eq!(elims(&found[0]), ["r8c7≠3"]);
     assert_eq!(found[0].hint_technique(), "Look for a 2-String Kite.");
+    assert_eq!(
+        figure(&found[0]).3,
+        ["r2c7=r2c2", "r2c2-r3c1", "r3c1=r8c1"],
+        "tail = box end - box end = tail"
+    );
 }
 
 #[test]
@@ -161,6 +220,10 @@ fn empty_rectangle_empties_the_box() {
     let found = Technique::EmptyRectangle.find(&b);
     assert_eq!(found.len(), 1, "{:?}", texts(&found));
     assert_eq!(elims(&found[0]), ["r7c2≠7"]);
+    let (base, cover, _, links) = figure(&found[0]);
+    assert_eq!(base, ["box 1"]);
+    assert_eq!(cover, ["row 2", "column 2", "column 6"]);
+    assert_eq!(links, ["r7c2-r7c6", "r7c6=r2c6"]);
     assert_eq!(found[0].hint_technique(), "Look for an Empty Rectangle.");
 }
 
@@ -181,6 +244,16 @@ fn finned_and_sashimi_x_wings_remove_only_in_the_fin_box() {
     assert_eq!(found.len(), 1, "{:?}", texts(&found));
     assert_eq!(found[0].technique, "Finned X-Wing");
     assert_eq!(elims(&found[0]), ["r2c8≠4"]);
+    // Row 1's three places are weakly linked (one of them is 4), row 5's two strongly.
+    assert_eq!(
+        figure(&found[0]),
+        (
+            vec!["row 1".into(), "row 5".into()],
+            vec!["column 2".into(), "column 8".into()],
+            vec!["r1c9".into()],
+            vec!["r1c2-r1c8".into(), "r1c8-r1c9".into(), "r5c2=r5c8".into()]
+        )
+    );
     // Without r1c8 row 1 has one place in the cover: a sashimi X-Wing, same elimination.
     spec.retain(|(c, _)| *c != "r1c8");
     let found = Technique::FinnedFish.find(&synthetic(&spec, "4"));
@@ -256,6 +329,11 @@ fn w_wing_removes_the_other_digit_from_cells_seeing_both() {
     let found = Technique::WWing.find(&b);
     assert_eq!(found.len(), 1, "{:?}", texts(&found));
     assert_eq!(elims(&found[0]), ["r1c5≠1", "r9c1≠1"]);
+    assert_eq!(
+        figure(&found[0]).3,
+        ["r1c1-r5c1", "r5c1=r5c5", "r5c5-r9c5"],
+        "wing - link end = link end - wing"
+    );
     assert_eq!(found[0].hint_technique(), "Look for a W-Wing.");
 }
 

@@ -238,6 +238,11 @@ fn explain(py: Python<'_>, puzzle: &str) -> PyResult<(RateRecord, Vec<StepRecord
             solved: g.solved,
             steps: g.steps.len(),
             techniques: g.techniques.clone(),
+            hardest: g
+                .steps
+                .iter()
+                .find(|s| s.rating == g.er)
+                .map_or("", |s| s.technique),
         };
         (
             rate_record(&summary),

@@ -386,9 +386,44 @@ await step('bug 7: a game finished with an applied hint sets no best time; impor
   assertEq(await startedAll(), started + 1, 'the first move starts it');
 });
 
+await step('Shift+arrows select several cells; notes marked complete (K) are judged by hints', async () => {
+  await open();
+  const { puzzle } = await saved();
+  const sol = await solutionOf(puzzle);
+  const c = [...puzzle].findIndex((ch, i) => ch === '.' && i > 10);
+  await cell(c).click();
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowDown');
+  assertEq(await page.locator('.cell.selected').count(), 3, 'three cells selected by Shift+arrows');
+  await page.keyboard.press('Escape');
+  assertEq(await page.locator('.cell.selected').count(), 1, 'Esc drops the selection');
+
+  // Two marks that leave out the cell's digit, marked complete: a hint now judges them.
+  await cell(c).click();
+  const others = [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => String(d) !== sol[c]).slice(0, 2);
+  for (const d of others) await page.keyboard.press(`Shift+Digit${d}`);
+  await page.keyboard.press('k');
+  assert(await cell(c).evaluate((e) => e.classList.contains('notes-complete')), 'the cell shows its notes complete');
+  assert(/notes complete/.test(await cell(c).getAttribute('aria-label')), 'and says so');
+  await openHint();
+  assert(/notes/i.test(await page.textContent('#hint-text')), 'stage 1 speaks of notes');
+  await page.click('#hint-next');
+  const r = Math.floor(c / 9) + 1;
+  const k = (c % 9) + 1;
+  assertEq(await page.textContent('#hint-text'), `Your notes in r${r}c${k} leave out its digit.`, 'stage 2');
+  await page.click('#hint-close');
+  // The button takes the mark off again: the notes are reminders once more.
+  await cell(c).click();
+  await page.click('#notes-complete');
+  assert(!(await cell(c).evaluate((e) => e.classList.contains('notes-complete'))), 'unmarked');
+  if (look) await page.screenshot({ path: path.join(shots, 'look-notes-complete.png') });
+});
+
 await step('hints teach: stage 2 tints a house and names no cell; stage 3 says the outcome; each technique explained', async () => {
   await open();
   await importPuzzle(DIRECT);
+  assert(/rating 6\.6 \(Turbot Fish\)/.test(await page.textContent('#game-info')),
+    'an import shows its hardest technique beside its rating');
   await page.click('#fill-marks');
   await openHint();
   assert(await page.isVisible('#hint-learn'), 'a "what is" link from stage 1');
@@ -427,6 +462,38 @@ await step('hints draw a wing: the pivot ringed, links to the pincers', async ()
   if (look) await page.screenshot({ path: path.join(shots, 'look-xy-wing.png') });
   await page.click('#hint-next');
   assertEq(await page.locator('#links line').count(), 0, 'links go with the hint');
+});
+
+await step('hints draw a pattern: base and cover houses by role, strong and weak links, a key', async () => {
+  // The API test's skyscraper position (tests/api.rs): 9 in columns 3 and 9, bases in row 7.
+  const puzzle = '....1.....2..7...6..48....7..1...3.........8.6..7.8..2...6.3....8.4.2.3..4..5..2.';
+  const entries = '...21..43.2..74..6..483.2.7871.2.3644.236178.63.748..22..68347..8.492.3..4.157.28';
+  const marks = ('57,569,78,,,569,589,,,1359,,38,59,,,1589,159,,159,1569,,,,569,,159,,,,,' +
+    '59,,59,,,,,59,,,,,,,59,,,59,,,,15,159,,,159,59,,,,,,159,157,,67,,,,56,,15,39,,36,,,,69,,')
+    .split(',').map((f) => [...f].reduce((m, ch) => m | (1 << (Number(ch) - 1)), 0));
+  const values = [...entries].map((ch, i) => (puzzle[i] === '.' && ch !== '.' ? Number(ch) : 0));
+  const game = {
+    v: 1, puzzle, band: 'imported', rating: null, symmetry: null, values, marks,
+    centre: Array(81).fill(0), colours: Array(81).fill(0), history: [], future: [], elapsed: 0,
+    solved: false, hints: 0, filled: true, created: Date.now(),
+  };
+  await open({ game });
+  await openHint();
+  assert(/Skyscraper/.test(await page.textContent('#hint-text')), 'the hint is a skyscraper');
+  await page.click('#hint-next');
+  assertEq(await page.locator('.cell.hint-base').count(), 0, 'no roles at stage 2');
+  assertEq(await page.locator('#links line').count(), 0, 'no links at stage 2');
+  await page.click('#hint-next');
+  assertEq(await page.locator('.cell.hint-base').count(), 18, 'two base columns');
+  assertEq(await page.locator('.cell.hint-cover').count(), 9, 'one cover row');
+  assertEq(await page.locator('.cell.hint-base.hint-cover').count(), 2, 'crossing at the bases');
+  assertEq(await page.locator('#links line.strong').count(), 2, 'a strong link in each column');
+  assertEq(await page.locator('#links line.weak').count(), 1, 'a weak link between the bases');
+  assert(await page.isVisible('#hint-key'), 'a key to the drawing');
+  assert(/base: column 3, column 9/.test(await page.textContent('#hint-key')), 'the key names the base');
+  if (look) await page.screenshot({ path: path.join(shots, 'look-skyscraper.png') });
+  await page.click('#hint-close');
+  assertEq(await page.locator('.cell.hint-base').count(), 0, 'roles go with the hint');
 });
 
 await step('phone: the grid fills a landscape screen; 44 px targets; remaining counts are badges', async () => {

@@ -45,8 +45,7 @@ pub(crate) struct PuzzleInfo {
     givens: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     symmetry: Option<&'static str>,
-    /// The technique of the hardest step the puzzle needs (not sent for imports, whose grading
-    /// has a time budget and keeps no steps).
+    /// The technique of the hardest step the puzzle needs.
     #[serde(skip_serializing_if = "str::is_empty")]
     hardest: &'static str,
     /// The techniques asked for with `needs`, by name.
@@ -96,6 +95,23 @@ pub(crate) struct HouseInfo {
     name: String,
 }
 
+/// How a step is drawn (`Step::figure`): base and cover houses, fins, links between cells.
+#[derive(Serialize, Debug, Default)]
+pub(crate) struct FigureInfo {
+    base: Vec<HouseInfo>,
+    cover: Vec<HouseInfo>,
+    fins: Vec<usize>,
+    links: Vec<LinkInfo>,
+}
+
+/// A link between two cells: strong (one of them holds the digit) or weak (at most one does).
+#[derive(Serialize, Debug)]
+pub(crate) struct LinkInfo {
+    from: usize,
+    to: usize,
+    strong: bool,
+}
+
 /// `POST /api/hint` answer.
 #[derive(Serialize, Debug)]
 pub(crate) struct HintInfo {
@@ -115,6 +131,8 @@ pub(crate) struct HintInfo {
     eliminations: Vec<CellDigit>,
     clear: Vec<usize>,
     restore_marks: Vec<CellDigit>,
+    /// What to draw: empty but for fish and the one-digit patterns.
+    figure: FigureInfo,
 }
 
 /// `POST /api/solve` answer.
@@ -300,6 +318,23 @@ fn house_info(h: House) -> HouseInfo {
     }
 }
 
+fn figure_info(f: &shudu_core::logic::Figure) -> FigureInfo {
+    FigureInfo {
+        base: f.base.iter().copied().map(house_info).collect(),
+        cover: f.cover.iter().copied().map(house_info).collect(),
+        fins: f.fins.iter().map(|c| c.as_index()).collect(),
+        links: f
+            .links
+            .iter()
+            .map(|l| LinkInfo {
+                from: l.from.as_index(),
+                to: l.to.as_index(),
+                strong: l.strong,
+            })
+            .collect(),
+    }
+}
+
 fn cell_digits(v: &[(Cell, Digit)]) -> Vec<CellDigit> {
     v.iter()
         .map(|&(c, d)| CellDigit {
@@ -468,7 +503,7 @@ pub(crate) async fn import(
 ) -> Result<Json<PuzzleInfo>, AppError> {
     let info = costly(&state, move |stop| -> Result<PuzzleInfo, AppError> {
         let (givens, _) = givens_and_solution(&body.puzzle)?;
-        let (rating, band) = engine::grade_until(&givens, stop).ok_or_else(|| {
+        let (rating, band, hardest) = engine::grade_until(&givens, stop).ok_or_else(|| {
             AppError::Unavailable(format!(
                 "rating this puzzle takes longer than the server's budget of {} s",
                 crate::WORK_BUDGET.as_secs()
@@ -480,7 +515,7 @@ pub(crate) async fn import(
             rating: rating.to_string(),
             givens: givens.givens(),
             symmetry: None,
-            hardest: "",
+            hardest,
             needs: Vec::new(),
         })
     })
@@ -537,6 +572,7 @@ fn empty_hint(kind: &'static str, technique: &str) -> HintInfo {
         eliminations: vec![],
         clear: vec![],
         restore_marks: vec![],
+        figure: FigureInfo::default(),
     }
 }
 
@@ -650,6 +686,7 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
             text: step.text.clone(),
             cells: step.cells.iter().map(|c| c.as_index()).collect(),
             houses: step.houses.iter().copied().map(house_info).collect(),
+            figure: step.figure.as_deref().map(figure_info).unwrap_or_default(),
             placements: cell_digits(&step.placements),
             // A direct step applies its placement alone, but its text names the candidates it
             // removes on the way: the player sees them struck out and Apply removes them too.

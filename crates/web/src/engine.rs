@@ -32,13 +32,8 @@ pub fn generate(symmetry: Symmetry, rng: &mut Rng) -> Puzzle {
 /// hardest step (the first one rated ER): what the puzzle needs, which the game shows beside its
 /// rating.
 pub fn grade_with_hardest(p: &Puzzle) -> (Rating, Band, &'static str) {
-    let g = logic::grade(p);
-    let hardest = g
-        .steps
-        .iter()
-        .find(|s| s.rating == g.er)
-        .map_or("", |s| s.technique);
-    (g.er, g.band, hardest)
+    let g = logic::rate(p);
+    (g.er, g.band, g.hardest)
 }
 
 /// The techniques of a `needs` list (`"x-wing,xy-wing"`), each a technique or a family.
@@ -143,9 +138,9 @@ pub fn deal(p: Puzzle, symmetry: Symmetry, rng: &mut Rng) -> (Puzzle, Rating, Ba
     (p, rating, band, hardest)
 }
 
-/// The rating and band of [`grade_with_hardest`], given up (`None`) as soon as `stop()` says so between two steps.
-pub fn grade_until(p: &Puzzle, stop: &dyn Fn() -> bool) -> Option<(Rating, Band)> {
-    logic::rate_until(p, stop).map(|g| (g.er, g.band))
+/// [`grade_with_hardest`], given up (`None`) as soon as `stop()` says so between two steps.
+pub fn grade_until(p: &Puzzle, stop: &dyn Fn() -> bool) -> Option<(Rating, Band, &'static str)> {
+    logic::rate_until(p, stop).map(|g| (g.er, g.band, g.hardest))
 }
 
 /// The next hint from a player's position, if the grader finds one: SE's next step, or where

@@ -23,7 +23,7 @@
 //! |---|---|
 //! | `GET /api/bands` | `{"bands": ["easy", ..], "symmetries": ["none", ..]}` |
 //! | `GET /api/puzzle?band=hard&symmetry=rot180` | `{"puzzle", "band", "rating": "4.2", "givens": 24, "symmetry": "rot180", "hardest": "XY-Wing"}` |
-//! | `POST /api/import {"puzzle": ".."}` | `{"puzzle", "band", "rating", "givens"}` |
+//! | `POST /api/import {"puzzle": ".."}` | `{"puzzle", "band", "rating", "givens", "hardest"}` |
 //! | `POST /api/check {"givens", "entries"}` | `{"wrong": [cells], "conflicts": [cells], "complete", "solved"}` |
 //! | `POST /api/hint {"givens", "entries", "marks"}` | a hint (below) |
 //! | `POST /api/solve {"puzzle": ".."}` | `{"solution": ".."}` |
@@ -51,14 +51,17 @@
 //! - **`/api/hint`**: `entries` and `marks` are optional. The answer has a `kind`: `step` (the
 //!   grader's next step: `technique`, `rating`, `technique_text`, `where_text`, `text`, `cells`,
 //!   `houses`, `placements` and `eliminations` as `{"cell", "digit"}`, where the eliminations of
-//!   a direct step are those its text names; `result_text`, the outcome in plain words),
+//!   a direct step are those its text names; `result_text`, the outcome in plain words;
+//!   `figure`, what to draw: `base` and `cover` houses, `fins` and `links` as
+//!   `{"from", "to", "strong"}`, filled for fish and the one-digit patterns),
 //!   `mistake` (a wrong digit, listed in `clear`, or marks that leave out a cell's digit: every
 //!   candidate they leave out is in `restore_marks`, so the answer never tells which was the
 //!   digit), `reveal` (no known technique applies: one cell's digit in `placements`) or
 //!   `solved`. The three texts are the stages of a hint: which technique, where (houses only,
 //!   never the step's cells), and the full step. Send `marks` only when they are meant to hold
-//!   every candidate (the game sends them after "Fill candidates"): a cell whose marks leave
-//!   out its digit is reported as a mistake.
+//!   every candidate (the game sends them after "Fill candidates", or for the cells whose notes
+//!   the player marked complete, the others without marks): a cell whose marks leave out its
+//!   digit is reported as a mistake.
 //! - **`/api/solve`**: the unique solution; 0 or several solutions is a 400.
 //!
 //! # Errors

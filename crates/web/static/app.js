@@ -92,6 +92,7 @@ function validGame(g) {
 function upgradeGame(g) {
   if (!Array.isArray(g.centre) || g.centre.length !== 81) g.centre = Array(81).fill(0);
   if (!Array.isArray(g.colours) || g.colours.length !== 81) g.colours = Array(81).fill(0);
+  if (!Array.isArray(g.complete) || g.complete.length !== 81) g.complete = Array(81).fill(0);
   return g;
 }
 
@@ -127,6 +128,29 @@ const valueAt = (i) => givenAt(i) || game.values[i];
 const boardValues = () => [...Array(81).keys()].map(valueAt);
 const entriesLine = () => game.values.map((v) => (v ? String(v) : '.')).join('');
 const marksList = () => game.marks.map((m) => digitsOf(m).join(''));
+// The notes a hint judges: every cell's once candidates were filled, else those of the cells
+// marked complete (the server takes every candidate for a cell sent without notes); none if
+// no cell is marked.
+function judgedMarks() {
+  if (game.filled) return marksList();
+  if (!game.complete.some((x, i) => x && !boardValues()[i] && game.marks[i])) return null;
+  return game.marks.map((m, i) => (game.complete[i] ? digitsOf(m).join('') : ''));
+}
+
+// Marks the target cells' notes complete (or not, if all are already): a hint then judges
+// them, and says if they leave out the cell's digit.
+function toggleComplete() {
+  if (!game || game.solved || ui.paused || ui.loading) return;
+  const vals = boardValues();
+  const all = targets().filter((i) => !vals[i]);
+  if (all.length === 0) return;
+  const on = all.every((i) => game.complete[i]) ? 0 : 1;
+  for (const i of all) game.complete[i] = on;
+  saveGame();
+  render();
+  announce(on ? `Notes of ${all.length === 1 ? spokenCell(all[0]) : `${all.length} cells`} marked complete: hints will check them.`
+    : 'Notes no longer marked complete.');
+}
 const positionKey = () => `${entriesLine()}|${game.marks.join(',')}`;
 
 function candidatesOf(i, vals = boardValues()) {
@@ -324,6 +348,7 @@ function clearMarks() {
   const changes = new Map();
   for (let i = 0; i < 81; i++) if (game.marks[i] || game.centre[i]) changes.set(i, { m: 0, c: 0 });
   game.filled = false;
+  game.complete.fill(0);
   if (commit(changes, 'clear')) announce('Cleared every pencil mark.');
 }
 
@@ -467,6 +492,20 @@ function render() {
     for (const k of houses) for (const i of HOUSES[k]) hintHouse.add(i);
     if (hint.stage >= 3 || hint.data.kind !== 'step') for (const i of hint.data.cells) hintCells.add(i);
   }
+  // Stage 3 of a fish or one-digit pattern: its houses tinted by role (base, cover) and its fins
+  // ringed, as the core's figure says.
+  const hintBase = new Set();
+  const hintCover = new Set();
+  const hintFin = new Set();
+  // Drawn only while the panel shows (a closed hint keeps its stage, not its drawing).
+  const drawn = hint && hint.stage >= 3 && hint.data.kind === 'step' && !$('hint-panel').hidden;
+  const fig = drawn ? hint.data.figure : null;
+  if (fig) {
+    const idx = (h) => (h.kind === 'row' ? h.index : h.kind === 'col' ? 9 + h.index : 18 + h.index);
+    for (const h of fig.base) for (const i of HOUSES[idx(h)]) hintBase.add(i);
+    for (const h of fig.cover) for (const i of HOUSES[idx(h)]) hintCover.add(i);
+    for (const i of fig.fins) hintFin.add(i);
+  }
   // The digits the step is about, shown as candidates in its cells at the last stage.
   const hintKey = new Map();
   if (hint && hint.stage >= 3) {
@@ -500,9 +539,13 @@ function render() {
     if (ui.wrong.has(i)) cls.push('wrong');
     if (hintCells.has(i)) cls.push('hint-cell');
     if (hintHouse.has(i)) cls.push('hint-house');
+    if (hintBase.has(i)) cls.push('hint-base');
+    if (hintCover.has(i)) cls.push('hint-cover');
+    if (hintFin.has(i)) cls.push('hint-fin');
     if (hintPlace.has(i)) cls.push('hint-place');
     else if (hintElim.has(i) && !hintCells.has(i)) cls.push('hint-target');
     if (ui.flash === i) cls.push('flash');
+    if (!v && game.complete[i]) cls.push('notes-complete');
 
     let html;
     let label = `${spokenCell(i)}: `;
@@ -535,6 +578,7 @@ function render() {
         html = '';
         label += 'empty';
       }
+      if (game.complete[i]) label += ', notes complete';
       if (centre) {
         html += `<span class="centre${digitsOf(centre).length > 4 ? ' many' : ''}" aria-hidden="true" data-d="${digitsOf(centre).join('')}"></span>`;
         label += `, centre marks ${digitsOf(centre).join(' ')}`;
@@ -558,7 +602,7 @@ function render() {
     c.el.setAttribute('aria-selected', String(i === sel));
   }
 
-  drawLinks(hint && hint.stage >= 3 && hint.data.kind === 'step' ? hint.data : null);
+  drawLinks(drawn ? hint.data : null);
 
   // Keypad: how many of each digit are left to place.
   const counts = Array(10).fill(0);
@@ -585,7 +629,7 @@ function render() {
   document.body.classList.toggle('pencil-mode', pencil);
   $('undo').disabled = game.solved || game.history.length === 0;
   $('redo').disabled = game.solved || game.future.length === 0;
-  for (const id of ['erase', 'fill-marks', 'clear-marks', 'hint', 'check', 'first-mistake', 'pencil', 'centre-mode', 'colour-mode']) {
+  for (const id of ['erase', 'fill-marks', 'clear-marks', 'notes-complete', 'hint', 'check', 'first-mistake', 'pencil', 'centre-mode', 'colour-mode']) {
     $(id).disabled = game.solved || ui.paused;
   }
   for (const b of keys) b.disabled = game.solved || ui.paused || ui.loading;
@@ -600,12 +644,16 @@ function render() {
   showTime();
 }
 
-// The links a step uses, drawn over the grid at stage 3: a wing's pivot to its pincers, a
-// chain or loop from cell to cell in its order (the grader lists a chain's cells from its
-// start). Other steps are drawn by their cells and houses alone.
+// The links a step uses, drawn over the grid at stage 3: those the core records (fish and the
+// one-digit patterns: strong links solid, weak ones dashed); else a wing's pivot to its
+// pincers, a chain or loop from cell to cell in its order (the grader lists a chain's cells from
+// its start). Other steps are drawn by their cells and houses alone.
 function linksOf(d) {
   const t = d.technique;
   const c = d.cells;
+  if (d.figure && d.figure.links.length) {
+    return { pivot: null, lines: d.figure.links.map((l) => [l.from, l.to, l.strong]) };
+  }
   if (/^XYZ?-Wing/.test(t) && c.length === 3) return { pivot: c[0], lines: [[c[0], c[1]], [c[0], c[2]]] };
   if (/Chain|Cycle|Turbot/.test(t) && !/Forcing Chains/.test(t) && c.length > 1) {
     const lines = c.slice(1).map((to, k) => [c[k], to]);
@@ -619,10 +667,11 @@ function drawLinks(d) {
   const svg = $('links');
   const { pivot, lines } = d ? linksOf(d) : { pivot: null, lines: [] };
   const at = (i) => [col(i) + 0.5, row(i) + 0.5];
-  svg.innerHTML = lines.map(([a, b]) => {
+  svg.innerHTML = lines.map(([a, b, strong]) => {
     const [x1, y1] = at(a);
     const [x2, y2] = at(b);
-    return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
+    const kind = strong === true ? ' class="strong"' : strong === false ? ' class="weak"' : '';
+    return `<line${kind} x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
   }).join('');
   svg.toggleAttribute('hidden', lines.length === 0);
   for (let i = 0; i < 81; i++) cells[i].el.classList.toggle('hint-pivot', i === pivot);
@@ -718,6 +767,15 @@ function move(dr, dc) {
   select(r * 9 + c);
 }
 
+// Shift+arrow: the cursor moves and the cell it reaches joins the selection.
+function extend(dr, dc) {
+  if (ui.selection.size === 0) ui.selection.add(ui.selected);
+  ui.selected = (row(ui.selected) + dr + 9) % 9 * 9 + (col(ui.selected) + dc + 9) % 9;
+  ui.selection.add(ui.selected);
+  render();
+  focusCell();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Messages
 
@@ -776,6 +834,7 @@ function startGame(info, entries) {
     marks: Array(81).fill(0),
     centre: Array(81).fill(0),
     colours: Array(81).fill(0),
+    complete: Array(81).fill(0), // cells whose notes the player marked complete: hints judge them
     history: [],
     future: [],
     elapsed: 0,
@@ -954,7 +1013,8 @@ async function hintPress() {
       // Notes are judged only once the player has filled every candidate: partial notes are
       // reminders, not claims, and never a mistake.
       const body = { givens: game.puzzle, entries: entriesLine() };
-      if (game.filled) body.marks = marksList();
+      const marks = judgedMarks();
+      if (marks) body.marks = marks;
       const data = await api('/api/hint', body);
       ui.hint = { key, data, stage: 1 };
       game.hints++;
@@ -988,6 +1048,10 @@ function showHint() {
   $('hint-text').textContent = h.stage === 1 ? d.technique_text : h.stage === 2 ? (d.where_text || d.technique_text) : d.text;
   $('hint-result').hidden = !(h.stage >= 3 && d.result_text);
   $('hint-result').textContent = d.result_text || '';
+  // A key to the drawing of a fish or pattern: which tint and line means what.
+  const key = h.stage >= 3 && d.kind === 'step' && d.figure ? figureKey(d.figure) : '';
+  $('hint-key').hidden = !key;
+  $('hint-key').innerHTML = key;
   // What the technique is: open to read at any stage, as it says nothing of where the step is.
   const about = d.kind === 'step' ? learnAbout(d.technique) : null;
   $('hint-learn').hidden = !about;
@@ -1003,6 +1067,17 @@ function showHint() {
   next.hidden = d.kind === 'solved';
   next.textContent = STAGE_BUTTON[h.stage];
   render();
+}
+
+function figureKey(f) {
+  const names = (hs) => hs.map((h) => h.name).join(', ');
+  const parts = [];
+  if (f.base.length) parts.push(`<span class="k-base"></span>base: ${names(f.base)}`);
+  if (f.cover.length) parts.push(`<span class="k-cover"></span>cover: ${names(f.cover)}`);
+  if (f.fins.length) parts.push(`<span class="k-fin"></span>fin${f.fins.length > 1 ? 's' : ''}`);
+  if (f.links.some((l) => l.strong)) parts.push('<span class="k-strong"></span>strong link (one is it)');
+  if (f.links.some((l) => !l.strong)) parts.push('<span class="k-weak"></span>weak link (at most one)');
+  return parts.map((p) => `<span class="k">${p}</span>`).join('');
 }
 
 function hideHint() {
@@ -1269,7 +1344,8 @@ function onKey(e) {
   const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   if (arrows[k]) {
     e.preventDefault();
-    move(...arrows[k]);
+    if (e.shiftKey) extend(...arrows[k]);
+    else move(...arrows[k]);
     return;
   }
   switch (k) {
@@ -1285,6 +1361,9 @@ function onKey(e) {
       break;
     case 'c': case 'C':
       setMode('colour');
+      break;
+    case 'k': case 'K':
+      toggleComplete();
       break;
     case 'Escape':
       if (ui.selection.size || ui.digit) {
@@ -1334,6 +1413,7 @@ function wire() {
   document.addEventListener('pointercancel', () => { ui.dragging = false; });
   $('fill-marks').addEventListener('click', fillCandidates);
   $('clear-marks').addEventListener('click', clearMarks);
+  $('notes-complete').addEventListener('click', toggleComplete);
   $('hint').addEventListener('click', hintPress);
   $('hint-next').addEventListener('click', hintPress);
   // Closing keeps the hint: reopening it at the same position shows the same stage.

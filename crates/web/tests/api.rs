@@ -290,6 +290,16 @@ async fn import_grades_a_unique_puzzle() {
     assert_eq!(v["givens"], 30);
     assert!(v["rating"].as_str().unwrap().contains('.'));
     assert!(Band::ALL.iter().any(|b| v["band"] == b.name()));
+    // The technique of its hardest step, as dealt puzzles have (a classic: singles alone).
+    let hardest = v["hardest"].as_str().expect("hardest is sent for imports");
+    assert_eq!(
+        hardest,
+        shudu_core::logic::rate(&P.parse().unwrap()).hardest
+    );
+    assert!(
+        hardest.ends_with("Single") || hardest == "Full House",
+        "{hardest}"
+    );
 }
 
 #[tokio::test]
@@ -581,6 +591,26 @@ async fn hint_names_a_skyscraper_where_se_has_a_turbot_fish() {
         json!([{ "cell": 37, "digit": 9 }, { "cell": 52, "digit": 9 }])
     );
     assert_eq!(v["houses"].as_array().unwrap().len(), 3);
+    // Drawn: the two columns as base, the row of the bases as cover, and three links, strong
+    // along each column and weak between the bases.
+    let f = &v["figure"];
+    let names = |k: &str| -> Vec<String> {
+        f[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names("base"), ["column 3", "column 9"]);
+    assert_eq!(names("cover"), ["row 7"]);
+    let strong: Vec<bool> = f["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["strong"].as_bool().unwrap())
+        .collect();
+    assert_eq!(strong, [true, false, true]);
+    assert_eq!(f["fins"], json!([]));
 }
 
 #[tokio::test]
@@ -661,6 +691,12 @@ async fn a_direct_hint_sends_the_candidates_its_text_removes() {
     assert!(
         result.starts_with("So r") && result.contains("can't be"),
         "{result}"
+    );
+    // Stage 3's reasoning is in sentences a player follows, not "r4c4≠1" notation.
+    assert_eq!(
+        v["text"],
+        "In column 4, digits 5, 7 can only go in r4c4, r5c4: a hidden set; so r4c4 can't be 1 \
+         or 3, and r5c4 can't be 1, 2 or 3; the only place left for 1 in column 4 is r9c4"
     );
 }
 

@@ -941,7 +941,12 @@ struct Found {
 
 fn pot_str(nd: &Node) -> String {
     let (c, d) = (nd.pot as usize / 9, nd.pot as usize % 9);
-    format!("{}{}{}", cell(c), if nd.on { "=" } else { "≠" }, d + 1)
+    format!(
+        "{} {} {}",
+        cell(c),
+        if nd.on { "is" } else { "isn't" },
+        d + 1
+    )
 }
 
 fn chain_text(path: &[Node]) -> String {
@@ -1316,7 +1321,7 @@ fn to_step(f: Found) -> Step {
     }
     let text = if f.cycle {
         format!(
-            "{}: the loop {} holds either way round, so {} can go",
+            "{}: the loop {} holds either way round, so {}",
             f.technique,
             chain_text(&f.path),
             super::elim_list(&f.eliminations)
@@ -1341,6 +1346,7 @@ fn to_step(f: Found) -> Step {
         rating: Rating(f.rating),
         placements: f.placements,
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: f.eliminations,
         cells,
         houses: vec![],

@@ -148,6 +148,7 @@ fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<S
         rating: Rating(rating),
         placements: vec![],
         shown_eliminations: vec![],
+        figure: Default::default(),
         text: format!(
             "{technique}: cells {} cannot take digits that would leave one of {} (which see them \
              all) empty, or repeat a digit in a house; so {}",

@@ -3,7 +3,7 @@
 //! 3.2), Swordfish (3, 3.8), Jellyfish (4, 5.2).
 
 use super::subsets::{small_unions, Picked};
-use super::{bits, cell, digit, house, Board, Places, Rating, Step};
+use super::{bits, cell, digit, house, Board, Figure, Link, Places, Rating, Step};
 use crate::bitset::{Cell, Digit};
 
 /// The first fish of size `degree`: digits in increasing order, rows as base lines first.
@@ -70,14 +70,22 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
                 let text = board.say(|| {
                     let covers = super::house_list(&cover_h);
                     format!(
-                        "{}: in {}, {} can only go in {covers}; so {covers} loses {} elsewhere \
-                         ({})",
+                        "{}: in {}, {} can only go in {covers}; so {covers} hold {} only there, \
+                         and {}",
                         technique,
                         super::house_list(&base_h),
                         d + 1,
                         d + 1,
                         super::elim_list(&elims)
                     )
+                });
+                let figure = board.explain.then(|| {
+                    Box::new(Figure {
+                        base: base_h.clone(),
+                        cover: cover_h.clone(),
+                        fins: vec![],
+                        links: base_links(&base, |l| bits(lines[l]).map(move |x| at(l, x))),
+                    })
                 });
                 let mut houses = base_h;
                 houses.extend(cover_h);
@@ -86,6 +94,7 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
                     rating: Rating(rating),
                     placements: vec![],
                     shown_eliminations: vec![],
+                    figure,
                     eliminations: elims,
                     cells,
                     houses,
@@ -98,4 +107,24 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
         }
     }
     None
+}
+
+/// The links along a fish's base lines: each place of the digit to the next in its line; strong
+/// where the line has two places, weak where it has more (at most one of them holds the digit).
+pub(crate) fn base_links<I: Iterator<Item = usize>>(
+    base: &[usize],
+    places: impl Fn(usize) -> I,
+) -> Vec<Link> {
+    let mut links = Vec::new();
+    for &l in base {
+        let cells: Vec<usize> = places(l).collect();
+        for w in cells.windows(2) {
+            links.push(if cells.len() == 2 {
+                Link::strong(w[0], w[1])
+            } else {
+                Link::weak(w[0], w[1])
+            });
+        }
+    }
+    links
 }

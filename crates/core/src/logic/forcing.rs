@@ -191,9 +191,9 @@ impl Outcome {
 
 fn pot_str(i: Id) -> String {
     format!(
-        "{}{}{}",
+        "{} {} {}",
         cell(id_cell(i)),
-        if id_on(i) { "=" } else { "≠" },
+        if id_on(i) { "is" } else { "isn't" },
         id_digit(i) + 1
     )
 }
@@ -707,6 +707,7 @@ pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
         rating: Rating(best.rating),
         placements: best.placements,
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: best.eliminations,
         cells: best.cells,
         houses: vec![],

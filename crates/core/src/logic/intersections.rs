@@ -180,14 +180,14 @@ fn make_step(
     let what = if pointing { "pointing" } else { "claiming" };
     let mut text = board.say(|| {
         format!(
-            "In {}, {} can only go in {}, which lie in {}: {}; remove {} from the rest of {} ({})",
+            "In {}, {} can only go in {}, which lie in {}: {}; so {}'s {} is one of them, and {}",
             house(h1),
             d + 1,
             super::cell_list(&cells),
             house(h2),
             what,
-            d + 1,
             house(h2),
+            d + 1,
             super::elim_list(&elims)
         )
     });
@@ -230,6 +230,7 @@ fn make_step(
         rating: Rating(rating),
         placements,
         shown_eliminations: shown,
+        figure: Default::default(),
         eliminations,
         cells,
         houses,

@@ -423,6 +423,59 @@ pub struct Step {
     pub houses: Vec<House>,
     /// A sentence a player understands.
     pub text: String,
+    /// The part each house and cell plays, for drawing the step: given by fish, finned fish, the
+    /// one-digit patterns (skyscraper, 2-string kite, empty rectangle) and W-Wing; `None` for
+    /// every other step, and for every step on a board that is not explained. Boxed, so that a
+    /// step stays small where it has none (the grader moves every step of a path).
+    pub figure: Option<Box<Figure>>,
+}
+
+/// How a step is drawn: its base and cover sets, its fins and the links between its cells.
+///
+/// For an X-Wing on 5 in rows 2 and 7, columns 3 and 8: `base` is rows 2 and 7, `cover` columns
+/// 3 and 8, and the links are the strong links r2c3-r2c8 and r7c3-r7c8.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Figure {
+    /// The houses whose places for the digit the step confines (a fish's base lines).
+    pub base: Vec<House>,
+    /// The houses that then hold the digit and lose it elsewhere (a fish's cover lines).
+    pub cover: Vec<House>,
+    /// A finned fish's fins: places of the digit in a base line outside the cover.
+    pub fins: Vec<Cell>,
+    /// Links between two cells, in the order the reasoning follows them.
+    pub links: Vec<Link>,
+}
+
+/// A link between two cells on one digit: strong if one of the two holds it (they are its only
+/// places in a house), weak if at most one does (they see each other).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Link {
+    /// The link's first cell.
+    pub from: Cell,
+    /// The link's second cell.
+    pub to: Cell,
+    /// Whether one of the two cells must hold the digit.
+    pub strong: bool,
+}
+
+impl Link {
+    /// A strong link between cell indices `a` and `b`.
+    pub(crate) fn strong(a: usize, b: usize) -> Link {
+        Link {
+            from: cell(a),
+            to: cell(b),
+            strong: true,
+        }
+    }
+
+    /// A weak link between cell indices `a` and `b`.
+    pub(crate) fn weak(a: usize, b: usize) -> Link {
+        Link {
+            from: cell(a),
+            to: cell(b),
+            strong: false,
+        }
+    }
 }
 
 impl Step {
@@ -623,7 +676,7 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
 pub fn grade_marked(puzzle: &Puzzle, marks: Option<&crate::format::Marks>) -> Grade {
     let mut board = Board::from_position(puzzle, puzzle, marks);
     // A step per empty cell at most, plus the steps that only remove candidates: reserving
-    // room for those at once saves the copies of growing (`Step` is 144 bytes; measurable on
+    // room for those at once saves the copies of growing (`Step` is 176 bytes; measurable on
     // easy puzzles, where a step costs about 2,000 instructions).
     let mut steps = Vec::with_capacity(board.empty as usize + 16);
     let summary = solve_path(puzzle, marks, &mut board, |step| steps.push(step), &|| {
@@ -658,6 +711,9 @@ pub struct Summary {
     pub steps: usize,
     /// Each technique used and how often, in order of first use.
     pub techniques: Vec<(&'static str, usize)>,
+    /// The technique of the path's hardest step (the first one rated `er`): what the puzzle
+    /// needs. Empty for a path without steps.
+    pub hardest: &'static str,
 }
 
 /// Rates a puzzle: the same path and ratings as [`grade`], without keeping the steps or putting
@@ -671,6 +727,9 @@ pub struct Summary {
 ///     .parse()?;
 /// let (r, g) = (rate(&p), grade(&p));
 /// assert_eq!((r.er, r.ep, r.ed, r.steps), (g.er, g.ep, g.ed, g.steps.len()));
+/// // The hardest step's technique: the first step of the path rated ER.
+/// let first_er = g.steps.iter().find(|s| s.rating == g.er).unwrap();
+/// assert_eq!(r.hardest, first_er.technique);
 /// # Ok::<(), shudu_core::ParseError>(())
 /// ```
 ///
@@ -762,6 +821,7 @@ pub(crate) struct Tally {
     placed_yet: bool,
     steps: usize,
     techniques: Vec<(&'static str, usize)>,
+    hardest: &'static str,
 }
 
 impl Tally {
@@ -769,6 +829,9 @@ impl Tally {
     pub(crate) fn add(&mut self, step: &Step) {
         if self.steps == 0 {
             self.ed = step.rating;
+        }
+        if self.steps == 0 || step.rating > self.er {
+            self.hardest = step.technique;
         }
         self.er = self.er.max(step.rating);
         if !self.placed_yet {
@@ -796,6 +859,7 @@ impl Tally {
             solved,
             steps: self.steps,
             techniques: self.techniques,
+            hardest: self.hardest,
         }
     }
 }
@@ -813,6 +877,7 @@ fn fallback_step(board: &Board, sol: &crate::grid::Grid) -> Step {
         rating: FALLBACK_RATING,
         placements: vec![(c, d)],
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: vec![],
         cells: vec![c],
         houses: vec![],
@@ -981,13 +1046,41 @@ pub(crate) fn digit_list(m: u16) -> String {
         .join(", ")
 }
 
-/// "r1c2≠3, r1c5≠3" for eliminations.
+/// Eliminations in a plain sentence: "r1c2 and r1c5 can't be 3" when they share one digit, else
+/// each cell's digits, "r4c4 can't be 1 or 3, and r5c4 can't be 1, 2 or 3" (cells in order of
+/// first mention).
 pub(crate) fn elim_list(elims: &[(Cell, Digit)]) -> String {
-    elims
+    fn and_list(items: &[String], last: &str) -> String {
+        match items {
+            [] => String::new(),
+            [one] => one.clone(),
+            [rest @ .., end] => format!("{} {last} {end}", rest.join(", ")),
+        }
+    }
+    let first = elims.first().map(|&(_, d)| d);
+    if elims.iter().all(|&(_, d)| Some(d) == first) {
+        let cells: Vec<String> = elims.iter().map(|(c, _)| c.to_string()).collect();
+        return match first {
+            Some(d) => format!("{} can't be {d}", and_list(&cells, "and")),
+            None => String::new(),
+        };
+    }
+    let mut by_cell: Vec<(Cell, Vec<String>)> = Vec::new();
+    for &(c, d) in elims {
+        match by_cell.iter_mut().find(|(x, _)| *x == c) {
+            Some((_, ds)) => ds.push(d.to_string()),
+            None => by_cell.push((c, vec![d.to_string()])),
+        }
+    }
+    let parts: Vec<String> = by_cell
         .iter()
-        .map(|(c, d)| format!("{c}≠{d}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+        .map(|(c, ds)| format!("{c} can't be {}", and_list(ds, "or")))
+        .collect();
+    match parts.as_slice() {
+        [one] => one.clone(),
+        [rest @ .., end] => format!("{}, and {end}", rest.join(", ")),
+        [] => String::new(),
+    }
 }
 
 #[allow(dead_code)]
@@ -1096,6 +1189,27 @@ mod tests {
         assert!(b.is_solved());
         assert_eq!(Band::of(g.er), g.band);
         assert!(g.ep <= g.er && g.ed <= g.ep);
+    }
+
+    #[test]
+    fn a_step_stays_small() {
+        // The grader moves every step of a path: the figure is boxed so that the steps without
+        // one (most) pay a pointer for it.
+        assert_eq!(std::mem::size_of::<Step>(), 176);
+    }
+
+    #[test]
+    fn eliminations_read_as_plain_sentences() {
+        let e = |c: usize, d: u8| (cell(c), Digit::new(d).unwrap());
+        assert_eq!(elim_list(&[e(30, 5)]), "r4c4 can't be 5");
+        assert_eq!(
+            elim_list(&[e(30, 5), e(39, 5), e(48, 5)]),
+            "r4c4, r5c4 and r6c4 can't be 5"
+        );
+        assert_eq!(
+            elim_list(&[e(30, 1), e(30, 3), e(39, 1), e(39, 2), e(39, 3)]),
+            "r4c4 can't be 1 or 3, and r5c4 can't be 1, 2 or 3"
+        );
     }
 
     #[test]

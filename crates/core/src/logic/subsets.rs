@@ -237,13 +237,14 @@ fn direct_step(board: &Board, degree: usize, s: HiddenSet, c: usize, d: usize) -
     let shown = board.show(|| hidden_elims(board, s));
     let text = board.say(|| {
         format!(
-            "In {}, digits {} can only go in {}: hidden set; so those cells lose {}, and {} can \
-             only go in {}",
+            "In {}, digits {} can only go in {}: a hidden set; so {}; the only place left for {} \
+             in {} is {}",
             house(s.h),
             super::digit_list(s.digits),
             super::cell_list(&cells),
             super::elim_list(&shown),
             d + 1,
+            house(s.h),
             cell(c)
         )
     });
@@ -253,6 +254,7 @@ fn direct_step(board: &Board, degree: usize, s: HiddenSet, c: usize, d: usize) -
         // SE applies a direct hint as its placement alone.
         placements: vec![(cell(c), digit(d))],
         shown_eliminations: shown,
+        figure: Default::default(),
         eliminations: vec![],
         cells,
         houses: board.show(|| vec![house(s.h)]),
@@ -270,7 +272,7 @@ pub(crate) fn plain_step(board: &Board, degree: usize, s: HiddenSet) -> Step {
     let (elims, cells) = (hidden_elims(board, s), hidden_cells(board, s));
     let text = board.say(|| {
         format!(
-            "In {}, digits {} can only go in {}: {}; remove {}",
+            "In {}, digits {} can only go in {}: a {}; so {}",
             house(s.h),
             super::digit_list(s.digits),
             super::cell_list(&cells),
@@ -283,6 +285,7 @@ pub(crate) fn plain_step(board: &Board, degree: usize, s: HiddenSet) -> Step {
         rating: Rating(rating),
         placements: vec![],
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: elims,
         cells,
         houses: board.show(|| vec![house(s.h)]),
@@ -333,7 +336,7 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
             let cells: Vec<Cell> = board.show(|| bits(pick).map(|k| cell(candidates[k])).collect());
             let text = board.say(|| {
                 format!(
-                    "In {}, cells {} hold only the digits {}: {}; remove {}",
+                    "In {}, cells {} hold only the digits {}: a {}; so {}",
                     house(h),
                     super::cell_list(&cells),
                     super::digit_list(union),
@@ -346,6 +349,7 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
                 rating: Rating(rating),
                 placements: vec![],
                 shown_eliminations: vec![],
+                figure: Default::default(),
                 eliminations: elims,
                 cells,
                 houses: board.show(|| vec![house(h)]),

@@ -278,6 +278,7 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
         rating: Rating(best.rating),
         placements: best.placements,
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: best.elims,
         cells: best.cells,
         houses: vec![],
@@ -320,8 +321,7 @@ fn loop_hints(board: &Board, lp: &[usize], both: u16, out: &mut Vec<Ul>) {
             rating,
             kind,
             technique: name(len, kind),
-            text: board
-                .say(|| describe(format!("{}; remove {}", what(), super::elim_list(&elims)))),
+            text: board.say(|| describe(format!("{}; so {}", what(), super::elim_list(&elims)))),
             cells: cells.clone(),
             placements: vec![],
             elims,
@@ -643,7 +643,7 @@ pub fn bug(board: &Board) -> Option<Step> {
             (
                 vec![],
                 format!(
-                    "{intro}, so {} must be one of {}; remove {}",
+                    "{intro}, so {} must be one of {}; so {}",
                     cell(c),
                     super::digit_list(all_values),
                     super::elim_list(&elims)
@@ -658,6 +658,7 @@ pub fn bug(board: &Board) -> Option<Step> {
             rating: Rating(56),
             placements,
             shown_eliminations: vec![],
+            figure: Default::default(),
             eliminations: elims,
             cells: vec![cell(c)],
             houses: vec![],
@@ -676,12 +677,13 @@ pub fn bug(board: &Board) -> Option<Step> {
                 technique: "BUG type 2",
                 rating: Rating(57),
                 text: format!(
-                    "{intro}, so one of {bug_list} is {}; remove {}",
+                    "{intro}, so one of {bug_list} is {}; so {}",
                     d + 1,
                     super::elim_list(&elims)
                 ),
                 placements: vec![],
                 shown_eliminations: vec![],
+                figure: Default::default(),
                 eliminations: elims,
                 cells: bug_cells.iter().map(|&c| cell(c)).collect(),
                 houses: vec![],
@@ -724,7 +726,7 @@ fn bug4(board: &Board, bc: &[usize], bv: &[u16; 81], all: u16, intro: &str) -> O
         technique: "BUG type 4",
         rating: Rating(57),
         text: format!(
-            "{intro}; {} or {} holds its BUG digit, and {} in {} must go in one of them; remove {}",
+            "{intro}; {} or {} holds its BUG digit, and {} in {} must go in one of them; so {}",
             cell(c1),
             cell(c2),
             value + 1,
@@ -733,6 +735,7 @@ fn bug4(board: &Board, bc: &[usize], bv: &[u16; 81], all: u16, intro: &str) -> O
         ),
         placements: vec![],
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations: elims,
         cells: vec![cell(c1), cell(c2)],
         houses: vec![house(h)],
@@ -777,7 +780,7 @@ fn bug3(board: &Board, bc: &[usize], all: u16, common: &[usize], intro: &str) ->
                     technique: "BUG type 3",
                     rating: Rating(57 + degree as u16 - 2),
                     text: format!(
-                        "{intro}; the BUG digits {} make a naked set {} with {} in {}; remove {}",
+                        "{intro}; the BUG digits {} make a naked set {} with {} in {}; so {}",
                         super::digit_list(all),
                         super::digit_list(set),
                         super::cell_list(&naked.iter().map(|&c| cell(c)).collect::<Vec<_>>()),
@@ -786,6 +789,7 @@ fn bug3(board: &Board, bc: &[usize], all: u16, common: &[usize], intro: &str) ->
                     ),
                     placements: vec![],
                     shown_eliminations: vec![],
+                    figure: Default::default(),
                     eliminations: elims,
                     cells: bc.iter().map(|&c| cell(c)).collect(),
                     houses: vec![house(h)],

@@ -77,7 +77,7 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                 let text = board.say(|| {
                     format!(
                     "{}: pivot {} ({}) with pincers {} ({}) and {} ({}); whichever holds, {} is in a \
-                     pincer{}, so remove it from {}",
+                     pincer{}, so {}",
                     technique,
                     cell(p),
                     super::digit_list(pc),
@@ -95,6 +95,7 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                     rating: Rating(rating),
                     placements: vec![],
                     shown_eliminations: vec![],
+                    figure: Default::default(),
                     eliminations: elims,
                     cells: board.show(|| vec![cell(p), cell(a), cell(b)]),
                     houses: vec![],

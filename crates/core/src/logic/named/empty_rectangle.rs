@@ -8,9 +8,9 @@
 //! SE's static chains (which have no group nodes) cannot say "one of the box's row cells", and
 //! the elimination is rated by the cheapest SE chain that proves it (often a Nishio chain, 7.5 +).
 
-use super::{at, cell, digit, line_house, mask_list, step, Masks, HOUSE};
+use super::{at, cell, digit, figure, line_house, mask_list, step, Masks, HOUSE};
 use crate::bitset::House;
-use crate::logic::{Board, Step};
+use crate::logic::{Board, Link, Step};
 
 /// Every empty rectangle: digits ascending, boxes in order, the box's row and column, then the
 /// links (columns crossing the box's row, then rows crossing its column).
@@ -73,13 +73,19 @@ pub(crate) fn find(board: &Board, masks: &Masks, out: &mut Vec<Step>) {
                             );
                             let mut cells: Vec<usize> = super::cells_of(places).collect();
                             cells.extend([p, q]);
-                            out.push(step(
+                            let mut s = step(
                                 "Empty Rectangle",
                                 vec![(cell(t), v)],
                                 cells,
                                 vec![hb, hr, hc, hl],
                                 text,
-                            ));
+                            );
+                            s.figure = figure(
+                                vec![hb],
+                                vec![hr, hc, hl],
+                                vec![Link::weak(t, q), Link::strong(q, p)],
+                            );
+                            out.push(s);
                         }
                     }
                 }

@@ -12,7 +12,7 @@
 
 use super::{digit, elims_of, index_list, line_house, mask_list, step, Masks, HOUSE};
 use crate::bitset::House;
-use crate::logic::{bits, Board, Step};
+use crate::logic::{bits, Board, Figure, Step};
 
 /// The technique names of finned fish, as in steps.
 pub const NAMES: [&str; 6] = [
@@ -100,11 +100,21 @@ fn fish(board: &Board, masks: &Masks, n: u32, d: usize, rows: bool, out: &mut Ve
                 list(&base_h),
                 mask_list(targets),
             );
+            let fig = Figure {
+                base: base_h.clone(),
+                cover: cover_h.clone(),
+                fins: fin_cells.iter().map(|&c| super::cell(c)).collect(),
+                links: crate::logic::fish::base_links(&bits(base).collect::<Vec<_>>(), |l| {
+                    super::cells_of(here & HOUSE[house(l, true)])
+                }),
+            };
             let mut houses = base_h;
             houses.extend(cover_h);
             houses.push(House::Box(fin_box as u8));
             let cells: Vec<usize> = super::cells_of(here & (cover_cells | fins)).collect();
-            out.push(step(technique, elims_of(targets, d), cells, houses, text));
+            let mut s = step(technique, elims_of(targets, d), cells, houses, text);
+            s.figure = Some(Box::new(fig));
+            out.push(s);
         }
     }
 }

@@ -5,9 +5,9 @@
 //!
 //! SE: a Forcing X-Chain of 6 nodes, a Turbot Fish, 6.6.
 
-use super::{cell, digit, elims_of, see, step, Masks, PEER};
+use super::{cell, digit, elims_of, figure, see, step, Masks, PEER};
 use crate::bitset::House;
-use crate::logic::{Board, Step, HOUSE_CELLS};
+use crate::logic::{Board, Link, Step, HOUSE_CELLS};
 
 /// Every 2-string kite: digits ascending, rows, then columns, then the box ends in order.
 pub(crate) fn find(board: &Board, masks: &Masks, out: &mut Vec<Step>) {
@@ -58,13 +58,23 @@ pub(crate) fn find(board: &Board, masks: &Masks, out: &mut Vec<Step>) {
                             cell(ct),
                             see(targets, "both tails"),
                         );
-                        out.push(step(
+                        let mut s = step(
                             "2-String Kite",
                             elims_of(targets, d),
                             vec![rt, rb, cb, ct],
                             vec![hr, hc, hb],
                             text,
-                        ));
+                        );
+                        s.figure = figure(
+                            vec![hr, hc],
+                            vec![hb],
+                            vec![
+                                Link::strong(rt, rb),
+                                Link::weak(rb, cb),
+                                Link::strong(cb, ct),
+                            ],
+                        );
+                        out.push(s);
                     }
                 }
             }

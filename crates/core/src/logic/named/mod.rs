@@ -44,7 +44,7 @@
 //! - [`als_xz`]: two almost locked sets with a restricted common digit, singly or doubly linked.
 //! - `rate`: the SE rating of an elimination.
 
-use super::{cell, digit, Board, Rating, Step, HOUSE_CELLS, PEERS};
+use super::{cell, digit, Board, Figure, Link, Rating, Step, HOUSE_CELLS, PEERS};
 use crate::bitset::{Cell, Digit, House};
 
 pub mod als_xz;
@@ -357,11 +357,22 @@ pub(crate) fn step(
         rating: Rating(0),
         placements: vec![],
         shown_eliminations: vec![],
+        figure: Default::default(),
         eliminations,
         cells: cells.into_iter().map(cell).collect(),
         houses,
         text,
     }
+}
+
+/// A figure of base and cover houses and links (no fins).
+pub(crate) fn figure(base: Vec<House>, cover: Vec<House>, links: Vec<Link>) -> Option<Box<Figure>> {
+    Some(Box::new(Figure {
+        base,
+        cover,
+        fins: vec![],
+        links,
+    }))
 }
 
 /// The row (`rows`) or column `line` crossed with the column or row `x`: a cell index.

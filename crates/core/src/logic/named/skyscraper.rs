@@ -6,7 +6,8 @@
 //! SE: a Forcing X-Chain of 6 nodes, a Turbot Fish, 6.6 ("if the cell is d, neither top is, so
 //! both bases are, in one line": cell on, top off, base on, base off, top on, cell off).
 
-use super::{at, cell, digit, elims_of, line_house, see, step, Masks, PEER};
+use super::{at, cell, digit, elims_of, figure, line_house, see, step, Masks, PEER};
+use crate::logic::Link;
 use crate::logic::{Board, Step};
 
 /// Every skyscraper: digits ascending, rows as the parallel lines first, line pairs in order.
@@ -63,13 +64,23 @@ pub(crate) fn find(board: &Board, masks: &Masks, out: &mut Vec<Step>) {
                         see(targets, "both tops"),
                         v = digit(d),
                     );
-                    out.push(step(
+                    let mut s = step(
                         "Skyscraper",
                         elims_of(targets, d),
                         vec![b1, t1, b2, t2],
                         vec![h1, h2, hx],
                         text,
-                    ));
+                    );
+                    s.figure = figure(
+                        vec![h1, h2],
+                        vec![hx],
+                        vec![
+                            Link::strong(t1, b1),
+                            Link::weak(b1, b2),
+                            Link::strong(b2, t2),
+                        ],
+                    );
+                    out.push(s);
                 }
             }
         }

@@ -7,8 +7,8 @@
 //! wing is y, the near end is not y, the far end is, the second wing is not y, so it is x, and
 //! the cell is not x"), 7.1; the rating is the shortest such chain SE finds.
 
-use super::{cell, digit, elims_of, see, step, Masks, HOUSE, PEER};
-use crate::logic::{house, Board, Step};
+use super::{cell, digit, elims_of, figure, see, step, Masks, HOUSE, PEER};
+use crate::logic::{house, Board, Link, Step};
 
 /// Every W-Wing: first cell row-major, second cell after it, the eliminated digit ascending;
 /// one step per pair and digit, with the first linking house (rows, columns, boxes).
@@ -66,13 +66,19 @@ pub(crate) fn find(board: &Board, masks: &Masks, out: &mut Vec<Step>) {
                     house(h),
                     see(targets, "both"),
                 );
-                out.push(step(
+                let mut s = step(
                     "W-Wing",
                     elims_of(targets, x),
                     vec![a, p, q, b],
                     vec![house(h)],
                     text,
-                ));
+                );
+                s.figure = figure(
+                    vec![house(h)],
+                    vec![],
+                    vec![Link::weak(a, p), Link::strong(p, q), Link::weak(q, b)],
+                );
+                out.push(s);
             }
         }
     }
