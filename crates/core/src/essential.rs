@@ -1536,7 +1536,7 @@ mod tests {
                 size: 1
             }
         );
-        assert!(classes.iter().all(|c| GROUP_ORDER % c.size == 0));
+        assert!(classes.iter().all(|c| GROUP_ORDER.is_multiple_of(c.size)));
     }
 
     #[test]

@@ -314,7 +314,7 @@ impl<'a> Reader<'a> {
             b'+' | b'|' => self.read_block(first, line, true)?,
             _ if is_grid_row(body) => self.read_block(first, line, false)?,
             _ if body.len() >= 729
-                && body.get(729).map_or(true, u8::is_ascii_whitespace)
+                && body.get(729).is_none_or(u8::is_ascii_whitespace)
                 && !body[..729].iter().any(u8::is_ascii_whitespace) =>
             {
                 let m = parse_marks_line(&body[..729])
@@ -333,7 +333,7 @@ impl<'a> Reader<'a> {
                 // An 81-character token is the common case: read it without a scan for its end
                 // or an allocation; anything unusual takes the general path for its message.
                 let fast = match body.split_first_chunk::<81>() {
-                    Some((token, rest)) if rest.first().map_or(true, u8::is_ascii_whitespace) => {
+                    Some((token, rest)) if rest.first().is_none_or(u8::is_ascii_whitespace) => {
                         parse_line(token)
                     }
                     _ => None,

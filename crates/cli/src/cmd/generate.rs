@@ -326,9 +326,9 @@ impl Job {
 /// A budget as the user would write it: `60s`, `500ms`, `2m`.
 fn show_duration(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 60_000 == 0 && ms >= 60_000 {
+    if ms.is_multiple_of(60_000) && ms >= 60_000 {
         format!("{}m", ms / 60_000)
-    } else if ms % 1000 == 0 {
+    } else if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else if ms > 0 {
         format!("{ms}ms")
@@ -410,7 +410,7 @@ impl Stats {
 
     fn add(&mut self, item: usize, g: &Generated) {
         self.by_givens[g.puzzle.givens()] += 1;
-        if item % self.step == 0 {
+        if item.is_multiple_of(self.step) {
             self.sample.push(g.puzzle);
         }
     }

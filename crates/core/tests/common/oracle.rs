@@ -52,7 +52,7 @@ fn search(grid: &mut [u8; 81], limit: usize, found: &mut usize, first: &mut Opti
                 ok[v as usize] = allowed(grid, i, v);
             }
             let n = ok.iter().filter(|&&b| b).count();
-            if best.map_or(true, |(_, _, m)| n < m) {
+            if best.is_none_or(|(_, _, m)| n < m) {
                 best = Some((i, ok, n));
             }
         }
