@@ -42,7 +42,7 @@ pub struct Canonical<T> {
 }
 
 /// The six orderings of three things, in lexicographic order.
-const PERM3: [[u8; 3]; 6] = [
+pub(crate) const PERM3: [[u8; 3]; 6] = [
     [0, 1, 2],
     [0, 2, 1],
     [1, 0, 2],

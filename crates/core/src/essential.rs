@@ -47,15 +47,8 @@ pub const GROUP_ORDER: u64 = crate::canon::POSITIONAL_TRANSFORMATIONS;
 /// 9!: the number of relabellings.
 const RELABELLINGS: u128 = 362_880;
 
-/// The orderings of three things.
-const PERM3: [[u8; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+// The orderings of three things, shared with the canonical forms.
+use crate::canon::PERM3;
 
 /// The number of row permutations that keep bands together (`S₃ ≀ S₃`): 6⁴.
 const LINE_PERMUTATIONS: usize = 1296;

@@ -534,21 +534,67 @@ impl Iterator for GridStream<'_> {
     }
 }
 
+/// What the streams of distinct grids ([`ClassStream`], [`UniformStream`]) share: the batch's
+/// items drawn in order, a wave at a time, each kept only if its key has not been met before.
+struct Distinct<'a> {
+    config: &'a GridsConfig,
+    wave: usize,
+    kept: usize,
+    next_item: u64,
+    seen: std::collections::HashSet<[u128; 3]>,
+    skipped: u64,
+}
+
+impl<'a> Distinct<'a> {
+    fn new(config: &'a GridsConfig, wave: usize) -> Distinct<'a> {
+        Distinct {
+            config,
+            wave: wave.max(1),
+            kept: 0,
+            next_item: 0,
+            seen: std::collections::HashSet::new(),
+            skipped: 0,
+        }
+    }
+
+    /// The next wave: `draw(from, len)` gives items `from..from + len` of the batch, `key` what
+    /// makes two grids the same. Skips are rare, so one draw a wave mostly suffices.
+    fn next_wave(
+        &mut self,
+        draw: impl Fn(u64, usize) -> Vec<Grid>,
+        key: impl Fn(&Grid) -> [u128; 3] + Sync,
+    ) -> Option<Vec<Grid>> {
+        let count = self.config.count;
+        if self.kept >= count {
+            return None;
+        }
+        let want = self.wave.min(count - self.kept);
+        let mut kept = Vec::with_capacity(want);
+        while kept.len() < want {
+            let len = want - kept.len();
+            let grids = draw(self.next_item, len);
+            self.next_item += len as u64;
+            let keys: Vec<[u128; 3]> = grids.par_iter().map(&key).collect();
+            for (g, k) in grids.into_iter().zip(keys) {
+                if self.seen.insert(k) {
+                    kept.push(g);
+                } else {
+                    self.skipped += 1;
+                }
+            }
+        }
+        self.kept += kept.len();
+        Some(kept)
+    }
+}
+
 /// The grids of a batch from pairwise different equivalence classes (no two the same grid in
 /// disguise), a wave at a time: the batch's items in order, each kept only if its class
 /// ([`canonical_grid`](crate::canon::canonical_grid)) has not been met before. Reproducible like
 /// [`GridStream`]: the output depends only on the config.
 ///
 /// Memory: 48 bytes a grid kept, for the classes met (exact, not a hash).
-pub struct ClassStream<'a> {
-    config: &'a GridsConfig,
-    wave: usize,
-    kept: usize,
-    next_item: u64,
-    seen: std::collections::HashSet<[u128; 3]>,
-    /// Items skipped because their class was met before.
-    pub skipped: u64,
-}
+pub struct ClassStream<'a>(Distinct<'a>);
 
 impl<'a> ClassStream<'a> {
     /// A stream of waves of up to `wave` grids, `config.count` grids in all.
@@ -560,14 +606,12 @@ impl<'a> ClassStream<'a> {
             config.start, 0,
             "a batch of distinct classes cannot be sharded"
         );
-        ClassStream {
-            config,
-            wave: wave.max(1),
-            kept: 0,
-            next_item: 0,
-            seen: std::collections::HashSet::new(),
-            skipped: 0,
-        }
+        ClassStream(Distinct::new(config, wave))
+    }
+
+    /// Items skipped so far because their class was met before.
+    pub fn skipped(&self) -> u64 {
+        self.0.skipped
     }
 }
 
@@ -575,42 +619,22 @@ impl Iterator for ClassStream<'_> {
     type Item = Vec<Grid>;
 
     fn next(&mut self) -> Option<Vec<Grid>> {
-        let c = self.config;
-        if self.kept >= c.count {
-            return None;
-        }
-        // Ask for what is missing: skips are rare (about count² / 1.1e10), so one wave mostly
-        // suffices.
-        let want = self.wave.min(c.count - self.kept);
-        let mut kept = Vec::with_capacity(want);
-        while kept.len() < want {
-            let len = want - kept.len();
-            let end = self.next_item + len as u64;
+        let c = self.0.config;
+        let draw = |from: u64, len: usize| {
             assert!(
-                end <= max_batch(c.first_digit),
+                from + len as u64 <= max_batch(c.first_digit),
                 "the batch ran out of first bands"
             );
             let wave = GridsConfig {
                 count: len,
-                start: self.next_item as usize,
+                start: from as usize,
                 ..*c
             };
-            let grids = GridStream::new(&wave, len).next().unwrap_or_default();
-            self.next_item = end;
-            let keys: Vec<[u128; 3]> = grids
-                .par_iter()
-                .map(|g| packed_rows(&crate::canon::canonical_grid(g).form, 1))
-                .collect();
-            for (g, key) in grids.into_iter().zip(keys) {
-                if self.seen.insert(key) {
-                    kept.push(g);
-                } else {
-                    self.skipped += 1;
-                }
-            }
-        }
-        self.kept += kept.len();
-        Some(kept)
+            GridStream::new(&wave, len).next().unwrap_or_default()
+        };
+        self.0.next_wave(draw, |g| {
+            packed_rows(&crate::canon::canonical_grid(g).form, 1)
+        })
     }
 }
 
@@ -622,15 +646,7 @@ impl Iterator for ClassStream<'_> {
 /// so the batch is a uniform sample without replacement.
 ///
 /// Memory: 48 bytes a grid, for the grids met (exact, not a hash).
-pub struct UniformStream<'a> {
-    config: &'a GridsConfig,
-    wave: usize,
-    kept: usize,
-    next_item: u64,
-    seen: std::collections::HashSet<[u128; 3]>,
-    /// Items skipped because their grid came earlier.
-    pub skipped: u64,
-}
+pub struct UniformStream<'a>(Distinct<'a>);
 
 impl<'a> UniformStream<'a> {
     /// A stream of waves of up to `wave` grids, `config.count` grids in all.
@@ -639,14 +655,12 @@ impl<'a> UniformStream<'a> {
     /// If `config.start` is not 0 (repeats cannot be kept apart across shards).
     pub fn new(config: &'a GridsConfig, wave: usize) -> UniformStream<'a> {
         assert_eq!(config.start, 0, "a uniform batch cannot be sharded");
-        UniformStream {
-            config,
-            wave: wave.max(1),
-            kept: 0,
-            next_item: 0,
-            seen: std::collections::HashSet::new(),
-            skipped: 0,
-        }
+        UniformStream(Distinct::new(config, wave))
+    }
+
+    /// Items skipped so far because their grid came earlier.
+    pub fn skipped(&self) -> u64 {
+        self.0.skipped
     }
 }
 
@@ -654,17 +668,10 @@ impl Iterator for UniformStream<'_> {
     type Item = Vec<Grid>;
 
     fn next(&mut self) -> Option<Vec<Grid>> {
-        let c = self.config;
-        if self.kept >= c.count {
-            return None;
-        }
+        let c = self.0.config;
         let sampler = crate::count::UniformGrids::get();
-        let want = self.wave.min(c.count - self.kept);
-        let mut kept = Vec::with_capacity(want);
-        while kept.len() < want {
-            let from = self.next_item;
-            let len = want - kept.len();
-            let grids: Vec<Grid> = (0..len)
+        let draw = |from: u64, len: usize| -> Vec<Grid> {
+            (0..len)
                 .into_par_iter()
                 .with_min_len(256)
                 .map(|i| {
@@ -674,18 +681,9 @@ impl Iterator for UniformStream<'_> {
                         None => g,
                     }
                 })
-                .collect();
-            self.next_item += len as u64;
-            for g in grids {
-                if self.seen.insert(packed_rows(&g, 0)) {
-                    kept.push(g);
-                } else {
-                    self.skipped += 1;
-                }
-            }
-        }
-        self.kept += kept.len();
-        Some(kept)
+                .collect()
+        };
+        self.0.next_wave(draw, |g| packed_rows(g, 0))
     }
 }
 

@@ -81,16 +81,16 @@ pub fn run(args: &GridsArgs) -> Result<ExitCode> {
     if args.uniform {
         let mut waves = UniformStream::new(&config, WAVE);
         write_waves(&config, &mut waves, args.format, args.output.as_deref())?;
-        if waves.skipped > 0 {
-            eprintln!("shudu: skipped {} grids drawn twice", waves.skipped);
+        if waves.skipped() > 0 {
+            eprintln!("shudu: skipped {} grids drawn twice", waves.skipped());
         }
     } else if args.distinct_classes {
         let mut waves = ClassStream::new(&config, WAVE);
         write_waves(&config, &mut waves, args.format, args.output.as_deref())?;
-        if waves.skipped > 0 {
+        if waves.skipped() > 0 {
             eprintln!(
                 "shudu: skipped {} grids whose class came earlier",
-                waves.skipped
+                waves.skipped()
             );
         }
     } else {
