@@ -1,5 +1,5 @@
 //! Puzzle generation, single thread: puzzles per second for each kind of request.
-//! `cargo bench -p shudu-core --bench generate`; figures in crates/core/BENCH-GENERATE.md.
+//! `cargo bench -p shudu-core --bench generate`; figures in BENCHMARKS.md ("Puzzle generation").
 #![allow(missing_docs)] // criterion_group! makes undocumented public functions
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

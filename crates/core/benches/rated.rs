@@ -1,6 +1,6 @@
 //! Generation by difficulty, single thread: time per puzzle for each band (and a few
 //! constrained requests). `cargo bench -p shudu-core --bench rated`; figures in
-//! crates/core/BENCH-RATED.md.
+//! BENCHMARKS.md ("Generation by difficulty").
 #![allow(missing_docs)] // criterion_group! makes undocumented public functions
 
 use std::time::Duration;

@@ -29,7 +29,7 @@
 //!
 //! Climbing grades every neighbour in full, which costs more than a fresh draw while the band is
 //! common, so it starts only after 8 fresh draws below the range (for diabolical, 29% of draws,
-//! it almost never runs; for extreme it does). Measured figures: `crates/core/BENCH-RATED.md`.
+//! it almost never runs; for extreme it does). Measured figures: `BENCHMARKS.md ("Generation by difficulty")`.
 //!
 //! # Cost
 //!

@@ -76,7 +76,7 @@ fn every_band_but_extreme_gives_proper_puzzles_in_its_range() {
 }
 
 /// The rarest band (about 0.2% of random minimal puzzles): one puzzle, found by the local
-/// search in about 2 s on one core of the development machine (see BENCH-RATED.md).
+/// search in about 2 s on one core of the development machine (see BENCHMARKS.md, "Generation by difficulty").
 #[test]
 fn extreme_band_is_reached_by_the_local_search() {
     let config = band(Band::Extreme);
