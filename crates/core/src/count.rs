@@ -25,22 +25,12 @@ use std::sync::{Mutex, OnceLock};
 
 use rand::RngCore;
 
-use crate::canon::{band_class_automorphisms, band_class_count, band_class_least};
+use crate::canon::{band_class_automorphisms, band_class_count, band_class_least, PERM3};
 use crate::grid::Grid;
 
 /// The number of complete grids, as Felgenhauer and Jarvis found it (the computation here is
 /// checked against it).
 pub const GRIDS: u128 = 6_670_903_752_021_072_936_960;
-
-/// The orderings of three things.
-const PERM3: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 /// For each of the 9 columns of a band, its three digits as bits 0..9 (digit `d` is bit `d - 1`).
 pub type ColumnSets = [u16; 9];
@@ -119,7 +109,7 @@ pub fn bands_with_column_sets(sets: &ColumnSets) -> u64 {
             let mut rows = [0u16; 3];
             for k in 0..3 {
                 for (i, row) in rows.iter_mut().enumerate() {
-                    *row |= digits[k][orders[k][i]];
+                    *row |= digits[k][orders[k][i] as usize];
                 }
             }
             v.push(rows);
@@ -237,8 +227,8 @@ fn gangster_key(sets: &ColumnSets) -> u64 {
         let stacks = PERM3[g / 216];
         let within = [PERM3[g / 36 % 6], PERM3[g / 6 % 6], PERM3[g % 6]];
         let image: [[u8; 9]; 3] = [0, 1, 2].map(|i| {
-            let s = stacks[i];
-            columns_of([0, 1, 2].map(|k| sets[3 * s + within[i][k]]))
+            let s = stacks[i] as usize;
+            columns_of([0, 1, 2].map(|k| sets[3 * s + within[i][k] as usize]))
         });
         least = least.min(pattern(image));
     }
@@ -397,7 +387,7 @@ mod tests {
                 let o = PERM3[c % 6];
                 c /= 6;
                 for (i, row) in rows.iter_mut().enumerate() {
-                    *row |= 1 << col[o[i]];
+                    *row |= 1 << col[o[i] as usize];
                 }
             }
             n += rows.iter().all(|&r| r == 0x1FF) as u64;
@@ -600,10 +590,10 @@ impl UniformGrids {
         }
         let mut out = [0u8; 81];
         for r in 0..9 {
-            let from_row = if r < 3 { rows[r] } else { r };
+            let from_row = if r < 3 { rows[r] as usize } else { r };
             for s in 0..3 {
                 for k in 0..3 {
-                    let from_col = 3 * stacks[s] + within[s][k];
+                    let from_col = 3 * stacks[s] as usize + within[s][k] as usize;
                     out[9 * r + 3 * s + k] = label[cells[9 * from_row + from_col] as usize - 1];
                 }
             }
@@ -649,12 +639,12 @@ fn band_with_column_sets<R: RngCore>(sets: &ColumnSets, rng: &mut R) -> [u8; 27]
     loop {
         let mut code = below(rng, 46_656);
         let mut rows = [0u16; 3];
-        let mut orders = [[0usize; 3]; 6];
+        let mut orders = [[0u8; 3]; 6];
         for (col, order) in orders.iter_mut().enumerate() {
             *order = PERM3[code % 6];
             code /= 6;
             for (i, row) in rows.iter_mut().enumerate() {
-                *row |= digits[col][order[i]];
+                *row |= digits[col][order[i] as usize];
             }
         }
         if rows.iter().any(|r| r.count_ones() != 6) {
@@ -670,7 +660,7 @@ fn band_with_column_sets<R: RngCore>(sets: &ColumnSets, rng: &mut R) -> [u8; 27]
         let mut band = [0u8; 27];
         for i in 0..3 {
             for (col, order) in orders.iter().enumerate() {
-                band[9 * i + col] = digits[col][order[i]].trailing_zeros() as u8 + 1;
+                band[9 * i + col] = digits[col][order[i] as usize].trailing_zeros() as u8 + 1;
             }
             let z = 0x1FF & !rows[i];
             for k in 6..9 {
