@@ -71,6 +71,31 @@ pub(crate) struct PositionBody {
     marks: Option<Vec<String>>,
 }
 
+/// `POST /api/hint` body: a position in play, and optionally the technique the player practises.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HintBody {
+    givens: String,
+    #[serde(default)]
+    entries: Option<String>,
+    #[serde(default)]
+    marks: Option<Vec<String>>,
+    /// A technique (or family) to practise, by the names `needs` takes (`"x-wing"`): the hint
+    /// is a step of it wherever the position holds one, even if an easier step exists.
+    #[serde(default)]
+    practise: Option<String>,
+}
+
+/// What a hint says of the practised technique.
+#[derive(Serialize, Debug)]
+pub(crate) struct PractiseInfo {
+    /// The technique's name (`"X-Wing"`), or the family's (`"fish"`).
+    technique: String,
+    /// Whether the hint is a step of it: false when the position holds none (yet), and the
+    /// hint is the ordinary one.
+    found: bool,
+}
+
 /// `POST /api/check` answer.
 #[derive(Serialize, Debug)]
 pub(crate) struct CheckInfo {
@@ -133,6 +158,9 @@ pub(crate) struct HintInfo {
     restore_marks: Vec<CellDigit>,
     /// What to draw: empty but for fish and the one-digit patterns.
     figure: FigureInfo,
+    /// Whether the hint is a step of the practised technique (only when one is practised).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    practise: Option<PractiseInfo>,
 }
 
 /// `POST /api/solve` answer.
@@ -547,10 +575,11 @@ pub(crate) async fn check(Body(body): Body<PositionBody>) -> Result<Json<CheckIn
     }))
 }
 
-/// `POST /api/hint {"givens", "entries", "marks"}`: the next step, or the mistake that blocks it.
+/// `POST /api/hint {"givens", "entries", "marks", "practise"}`: the next step, or the mistake
+/// that blocks it; with `practise`, a step of that technique wherever the position holds one.
 pub(crate) async fn hint(
     State(state): State<AppState>,
-    Body(body): Body<PositionBody>,
+    Body(body): Body<HintBody>,
 ) -> Result<Json<HintInfo>, AppError> {
     // One step of the grader: bounded, so only the permit limits it.
     let info = costly(&state, move |_| hint_for(&body)).await?;
@@ -573,10 +602,41 @@ fn empty_hint(kind: &'static str, technique: &str) -> HintInfo {
         clear: vec![],
         restore_marks: vec![],
         figure: FigureInfo::default(),
+        practise: None,
     }
 }
 
-fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
+/// A step of the grader (or of the practised technique) as a hint.
+fn step_hint(step: &engine::Step) -> HintInfo {
+    let removed = [&step.eliminations[..], &step.shown_eliminations[..]].concat();
+    HintInfo {
+        result_text: result_text(&removed, &step.placements),
+        kind: "step",
+        technique: step.technique.to_string(),
+        rating: Some(step.rating.to_string()),
+        technique_text: step.hint_technique(),
+        where_text: step.hint_where(),
+        text: step.text.clone(),
+        cells: step.cells.iter().map(|c| c.as_index()).collect(),
+        houses: step.houses.iter().copied().map(house_info).collect(),
+        figure: step.figure.as_deref().map(figure_info).unwrap_or_default(),
+        placements: cell_digits(&step.placements),
+        // A direct step applies its placement alone, but its text names the candidates it
+        // removes on the way: the player sees them struck out and Apply removes them too.
+        eliminations: cell_digits(&removed),
+        clear: vec![],
+        restore_marks: vec![],
+        practise: None,
+    }
+}
+
+fn hint_for(body: &HintBody) -> Result<HintInfo, AppError> {
+    let practise = body
+        .practise
+        .as_deref()
+        .map(engine::parse_practise)
+        .transpose()
+        .map_err(|e| AppError::BadRequest(format!("practise: {e}")))?;
     let (givens, solution) = givens_and_solution(&body.givens)?;
     let entries = parse_entries(body.entries.as_deref(), &givens)?;
     let marks = parse_marks(body.marks.as_deref())?;
@@ -674,26 +734,35 @@ fn hint_for(body: &PositionBody) -> Result<HintInfo, AppError> {
         }
     }
 
-    if let Some(step) = engine::next_hint(&givens, &entries, board_marks.as_ref()) {
-        let removed = [&step.eliminations[..], &step.shown_eliminations[..]].concat();
-        return Ok(HintInfo {
-            result_text: result_text(&removed, &step.placements),
-            kind: "step",
-            technique: step.technique.to_string(),
-            rating: Some(step.rating.to_string()),
-            technique_text: step.hint_technique(),
-            where_text: step.hint_where(),
-            text: step.text.clone(),
-            cells: step.cells.iter().map(|c| c.as_index()).collect(),
-            houses: step.houses.iter().copied().map(house_info).collect(),
-            figure: step.figure.as_deref().map(figure_info).unwrap_or_default(),
-            placements: cell_digits(&step.placements),
-            // A direct step applies its placement alone, but its text names the candidates it
-            // removes on the way: the player sees them struck out and Apply removes them too.
-            eliminations: cell_digits(&removed),
-            clear: vec![],
-            restore_marks: vec![],
+    // Practising a technique: a step of it wherever the position holds one, even where an
+    // easier step exists; else the ordinary hint, saying that there is none yet.
+    if let Some(set) = practise {
+        let technique = engine::practise_name(set);
+        let found = engine::practise_step(set, &givens, &entries, board_marks.as_ref());
+        let mut info = match &found {
+            Some(step) => step_hint(step),
+            None => ordinary_hint(&givens, &entries, board_marks.as_ref(), &b, &solution)?,
+        };
+        info.practise = Some(PractiseInfo {
+            technique,
+            found: found.is_some(),
         });
+        return Ok(info);
+    }
+    ordinary_hint(&givens, &entries, board_marks.as_ref(), &b, &solution)
+}
+
+/// The next step of the grader (or of the hints' named techniques) from a position without
+/// mistakes, or where no technique applies, a cell revealed.
+fn ordinary_hint(
+    givens: &Puzzle,
+    entries: &Puzzle,
+    marks: Option<&[DigitSet; 81]>,
+    b: &Puzzle,
+    solution: &Grid,
+) -> Result<HintInfo, AppError> {
+    if let Some(step) = engine::next_hint(givens, entries, marks) {
+        return Ok(step_hint(&step));
     }
 
     // Beyond the grader's techniques: reveal the empty cell with the fewest candidates.

@@ -154,6 +154,37 @@ pub fn next_hint(
     logic::next_hint(&logic::Board::from_position(givens, entries, marks))
 }
 
+/// A technique or family to practise (`"x-wing"`, `"fish"`), by the names `needs` takes.
+///
+/// # Errors
+/// The core's message naming the unknown name and listing the valid ones.
+pub fn parse_practise(name: &str) -> Result<TechniqueSet, String> {
+    name.parse::<TechniqueSet>().map_err(|e| e.to_string())
+}
+
+/// The name a player reads for what is practised: the technique's (`"X-Wing"`), or a family's
+/// (`"fish"`).
+pub fn practise_name(set: TechniqueSet) -> String {
+    let mut members = set.iter();
+    match (members.next(), members.next()) {
+        (Some(t), None) => t.name().to_string(),
+        _ => set.name(),
+    }
+}
+
+/// A step of a practised technique (of any member of a family, the first in the catalogue's
+/// order that the position holds) from a player's position, even where an easier step exists
+/// ([`logic::find_technique`]); `None` where the position holds none.
+pub fn practise_step(
+    set: TechniqueSet,
+    givens: &Puzzle,
+    entries: &Puzzle,
+    marks: Option<&[DigitSet; 81]>,
+) -> Option<Step> {
+    let board = logic::Board::from_position(givens, entries, marks);
+    set.iter().find_map(|t| logic::find_technique(&board, t))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

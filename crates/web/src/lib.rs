@@ -25,7 +25,7 @@
 //! | `GET /api/puzzle?band=hard&symmetry=rot180` | `{"puzzle", "band", "rating": "4.2", "givens": 24, "symmetry": "rot180", "hardest": "XY-Wing"}` |
 //! | `POST /api/import {"puzzle": ".."}` | `{"puzzle", "band", "rating", "givens", "hardest"}` |
 //! | `POST /api/check {"givens", "entries"}` | `{"wrong": [cells], "conflicts": [cells], "complete", "solved"}` |
-//! | `POST /api/hint {"givens", "entries", "marks"}` | a hint (below) |
+//! | `POST /api/hint {"givens", "entries", "marks", "practise"}` | a hint (below) |
 //! | `POST /api/solve {"puzzle": ".."}` | `{"solution": ".."}` |
 //! | `GET /api/status` | the pool's stock per band |
 //!
@@ -62,6 +62,12 @@
 //!   every candidate (the game sends them after "Fill candidates", or for the cells whose notes
 //!   the player marked complete, the others without marks): a cell whose marks leave out its
 //!   digit is reported as a mistake.
+//! - **`/api/hint` with `practise`** (optional; a technique or family, by the names `needs`
+//!   takes, such as `x-wing`): after the mistakes, the hint is a step of that technique wherever
+//!   the position holds one that removes or places something, even where an easier step exists
+//!   (all three stages and the figure are that step's); where it holds none, the ordinary hint.
+//!   The answer adds `"practise": {"technique": "X-Wing", "found": true}` (`found` false for the
+//!   ordinary hint). An unknown name is a 400 naming the field and listing the names.
 //! - **`/api/solve`**: the unique solution; 0 or several solutions is a 400.
 //!
 //! # Errors

@@ -93,6 +93,10 @@ function upgradeGame(g) {
   if (!Array.isArray(g.centre) || g.centre.length !== 81) g.centre = Array(81).fill(0);
   if (!Array.isArray(g.colours) || g.colours.length !== 81) g.colours = Array(81).fill(0);
   if (!Array.isArray(g.complete) || g.complete.length !== 81) g.complete = Array(81).fill(0);
+  // The practised technique: a slug (it goes into a selector and a request), its name as the
+  // server said it (it goes into the info line's markup).
+  if (typeof g.practise !== 'string' || !/^[a-z0-9-]+$/.test(g.practise)) g.practise = null;
+  if (typeof g.practiseName !== 'string' || !/^[\w ()+-]+$/.test(g.practiseName)) g.practiseName = null;
   return g;
 }
 
@@ -685,6 +689,7 @@ function renderInfo() {
     const option = document.querySelector(`#set-symmetry option[value="${game.symmetry}"]`);
     if (option) parts.push(option.textContent.toLowerCase());
   }
+  if (game.practise) parts.push(`practising ${practiseName()}`);
   if (game.solved) parts.push('solved');
   $('game-info').innerHTML = `<span class="badge band-${game.band}">${parts[0]}</span> ${parts.slice(1).join(' · ')}`;
 }
@@ -829,6 +834,14 @@ function startGame(info, entries) {
     band: info.band || 'imported',
     rating: info.rating || null,
     hardest: info.hardest || null, // the technique of the hardest step the puzzle needs
+    // "Practise a technique": the technique the puzzle was dealt for (its slug). Hints show a
+    // step of it wherever the position holds one, until it has been used: `practiseShown` is
+    // the last such step shown (its placements and eliminations), `practiseDone` set once the
+    // player applied it, made it, or the position no longer holds one after one was shown.
+    practise: info.needs && info.needs.length === 1 ? info.needs[0] : null,
+    practiseName: null,
+    practiseShown: null,
+    practiseDone: false,
     symmetry: info.symmetry && info.symmetry !== 'none' ? info.symmetry : null,
     values: Array(81).fill(0),
     marks: Array(81).fill(0),
@@ -995,6 +1008,42 @@ function learnAbout(technique) {
 
 const STAGE_BUTTON = { 1: 'Show where', 2: 'Show the step', 3: 'Apply' };
 
+// The practised technique's name: as the server last said it, else as the picker shows it.
+function practiseName() {
+  if (game.practiseName) return game.practiseName;
+  const option = document.querySelector(`#practise option[value="${game.practise}"]`);
+  return option ? option.textContent : game.practise;
+}
+
+// Whether the player's own moves made the practised step last shown: its digits placed, its
+// candidates struck out of their notes.
+function practisedStepMade() {
+  const s = game.practiseShown;
+  if (!s) return false;
+  const vals = boardValues();
+  return s.placements.every(({ cell, digit }) => vals[cell] === digit) &&
+    s.eliminations.every(({ cell, digit }) => vals[cell] || (game.marks[cell] && !(game.marks[cell] & bit(digit))));
+}
+
+// Whether a hint is asked for the practised technique: until it has been used.
+function practising() {
+  if (!game.practise || game.practiseDone) return false;
+  if (practisedStepMade()) game.practiseDone = true;
+  return !game.practiseDone;
+}
+
+// What the practise line of the hint panel says, if anything.
+function practiseLine(d) {
+  if (!game.practise) return '';
+  const name = practiseName();
+  const an = (t) => (/^[AEIOX]/.test(t) || /^U(?!ni)/.test(t) ? 'an' : 'a');
+  if (!d.practise) return game.practiseDone ? `${name} practised: ordinary hints from here.` : '';
+  if (d.practise.found) return `Practising ${name}: here it is.`;
+  if (d.kind === 'step') return `No ${name} yet: first ${an(d.technique)} ${d.technique}.`;
+  if (d.kind === 'mistake') return `No ${name} yet: first, this mistake.`;
+  return `No ${name} here.`;
+}
+
 async function hintPress() {
   if (!game || game.solved || ui.paused) return;
   const key = positionKey();
@@ -1015,7 +1064,17 @@ async function hintPress() {
       const body = { givens: game.puzzle, entries: entriesLine() };
       const marks = judgedMarks();
       if (marks) body.marks = marks;
+      if (practising()) body.practise = game.practise;
       const data = await api('/api/hint', body);
+      if (data.practise) {
+        game.practiseName = data.practise.technique;
+        if (data.practise.found) {
+          game.practiseShown = { placements: data.placements, eliminations: data.eliminations };
+        } else if (game.practiseShown) {
+          // One was shown and the position holds none any more: it has been used.
+          game.practiseDone = true;
+        }
+      }
       ui.hint = { key, data, stage: 1 };
       game.hints++;
       saveGame();
@@ -1045,6 +1104,10 @@ function showHint() {
   const title = d.kind === 'step' ? (h.stage >= 2 ? `${d.technique}${d.rating ? ` · ${d.rating}` : ''}` : 'Technique')
     : d.kind === 'mistake' ? 'A mistake' : d.kind === 'reveal' ? 'No known technique' : 'Solved';
   $('hint-stage').textContent = `Hint ${h.stage} of 3 · ${title}`;
+  const line = practiseLine(d);
+  $('hint-practise').hidden = !line;
+  $('hint-practise').textContent = line;
+  $('hint-practise').classList.toggle('found', !!d.practise?.found);
   $('hint-text').textContent = h.stage === 1 ? d.technique_text : h.stage === 2 ? (d.where_text || d.technique_text) : d.text;
   $('hint-result').hidden = !(h.stage >= 3 && d.result_text);
   $('hint-result').textContent = d.result_text || '';
@@ -1101,6 +1164,8 @@ function applyHint() {
   }
   ui.hint = null;
   hideHint();
+  // The practised technique applied: ordinary hints from now on.
+  if (d.practise?.found) game.practiseDone = true;
   // Counted before the move, which may finish the game.
   game.applied = (game.applied || 0) + 1;
   if (commit(changes, 'hint')) {
@@ -1403,6 +1468,7 @@ function wire() {
   document.addEventListener('keydown', onKey);
   $('new-game').addEventListener('click', () => newGame(true));
   $('band').addEventListener('change', () => { settings.band = $('band').value; store(STORE.settings, settings); });
+  $('practise').addEventListener('change', () => { settings.practise = $('practise').value; store(STORE.settings, settings); });
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
   $('erase').addEventListener('click', erase);
@@ -1524,6 +1590,8 @@ async function main() {
   buildBoard();
   wire();
   $('band').value = BANDS.includes(settings.band) ? settings.band : 'medium';
+  // The technique picked to practise, if the picker still offers it.
+  if ([...$('practise').options].some((o) => o.value === settings.practise)) $('practise').value = settings.practise;
   const saved = load(STORE.game, null);
   if (validGame(saved)) {
     game = upgradeGame(saved);

@@ -613,6 +613,141 @@ async fn hint_names_a_skyscraper_where_se_has_a_turbot_fish() {
     assert_eq!(f["fins"], json!([]));
 }
 
+/// A position of `p`'s grader path as an `/api/hint` body: the digits placed so far as entries,
+/// every empty cell's candidates as marks.
+fn position_body(p: &Puzzle, board: &shudu_core::logic::Board) -> Value {
+    let entries: String = shudu_core::Cell::all()
+        .map(|c| board.value(c).map_or('.', |d| char::from(b'0' + d.get())))
+        .collect();
+    let marks: Vec<String> = shudu_core::Cell::all()
+        .map(|c| board.candidates(c).iter().map(|d| d.to_string()).collect())
+        .collect();
+    json!({ "givens": p.to_string(), "entries": entries, "marks": marks })
+}
+
+#[tokio::test]
+async fn practise_hint_shows_the_technique_wherever_the_position_holds_it() {
+    use shudu_core::logic::{find_technique, grade, Board};
+    use shudu_core::needs::{Technique, TechniqueSet};
+    use shudu_core::rated::{generate_rated_batch, RatedConfig, MAX_RATING};
+    // A puzzle made to need an X-Wing, walked along the grader's path to the first position
+    // that holds one (often before the path gets there, while singles are still to be found).
+    let config = RatedConfig {
+        base: shudu_core::generate::GenerateConfig::default(),
+        rating: (Rating(0), MAX_RATING),
+        needs: vec![TechniqueSet::single(Technique::XWing)],
+        without: TechniqueSet::EMPTY,
+    };
+    let batch = generate_rated_batch(&config, 1, 7, None, &|_| {}).unwrap();
+    let p = batch.puzzles[0].0.puzzle;
+    let mut board = Board::new(&p);
+    let mut before = Vec::new();
+    for step in grade(&p).steps {
+        if find_technique(&board, Technique::XWing).is_some() {
+            break;
+        }
+        before.push(step.technique);
+        board.apply(&step);
+    }
+    let mut body = position_body(&p, &board);
+    let (status, ordinary) = post(app(), "/api/hint", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{ordinary}");
+    assert!(ordinary.get("practise").is_none(), "{ordinary}");
+    body["practise"] = json!("x-wing");
+    let (status, v) = post(app(), "/api/hint", body).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["kind"], "step");
+    assert_eq!(v["technique"], "X-Wing", "{p} after {before:?}");
+    assert_eq!(v["technique_text"], "Look for an X-Wing.");
+    assert!(v["where_text"]
+        .as_str()
+        .unwrap()
+        .starts_with("Look for an X-Wing in "));
+    assert_eq!(
+        v["practise"],
+        json!({ "technique": "X-Wing", "found": true })
+    );
+    // Drawn as a fish: two base lines, two cover lines, no fins; and it removes something that
+    // the solution agrees with.
+    assert_eq!(v["figure"]["base"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(v["figure"]["cover"].as_array().unwrap().len(), 2, "{v}");
+    let solution = match solve_unique(&p) {
+        Solutions::Unique(g) => g.to_string(),
+        _ => unreachable!("a generated puzzle is proper"),
+    };
+    let elims = v["eliminations"].as_array().unwrap();
+    assert!(!elims.is_empty(), "{v}");
+    for e in elims {
+        let cell = e["cell"].as_u64().unwrap() as usize;
+        assert_ne!(
+            u64::from(solution.as_bytes()[cell] - b'0'),
+            e["digit"].as_u64().unwrap()
+        );
+    }
+    // The ordinary hint there is the grader's next step: an easier one, which practising
+    // skips.
+    assert_ne!(ordinary["technique"], "X-Wing", "{ordinary}");
+    assert!(
+        ordinary["rating"].as_str().unwrap() < v["rating"].as_str().unwrap(),
+        "{ordinary}"
+    );
+}
+
+#[tokio::test]
+async fn practise_hint_is_the_ordinary_one_where_the_position_holds_none() {
+    // The Wikipedia puzzle solved but for its first row: a fish needs two lines with empty
+    // cells, so there is none (its start, with every candidate, does hold an X-Wing).
+    let entries = format!("{}{}", ".".repeat(9), &SOLUTION[9..]);
+    let (_, ordinary) = post(
+        app(),
+        "/api/hint",
+        json!({ "givens": P, "entries": entries }),
+    )
+    .await;
+    assert_eq!(ordinary["kind"], "step", "{ordinary}");
+    for name in ["x-wing", "X-Wing", "fish"] {
+        let (status, v) = post(
+            app(),
+            "/api/hint",
+            json!({ "givens": P, "entries": entries, "practise": name }),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let expected = if name == "fish" { "fish" } else { "X-Wing" };
+        assert_eq!(
+            v["practise"],
+            json!({ "technique": expected, "found": false })
+        );
+        for field in ["kind", "technique", "text", "placements", "eliminations"] {
+            assert_eq!(v[field], ordinary[field], "{field}");
+        }
+    }
+    // A mistake still comes first.
+    let entries = with(&".".repeat(81), &[(2, '1')]);
+    let (status, v) = post(
+        app(),
+        "/api/hint",
+        json!({ "givens": P, "entries": entries, "practise": "x-wing" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["kind"], "mistake");
+}
+
+#[tokio::test]
+async fn practise_with_an_unknown_technique_is_400_naming_the_field() {
+    for name in ["x-wingz", ""] {
+        let (status, v) = post(app(), "/api/hint", json!({ "givens": P, "practise": name })).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        let e = error_of(&v);
+        assert!(e.starts_with("practise: "), "{e}");
+        assert!(e.contains(&format!("'{name}'")), "{e}");
+        assert!(e.contains("x-wing") && e.contains("skyscraper"), "{e}");
+    }
+    let (status, _) = post(app(), "/api/hint", json!({ "givens": P, "practise": 3 })).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
 #[tokio::test]
 async fn hint_points_at_a_wrong_digit_first() {
     let entries = with(&".".repeat(81), &[(2, '1')]);

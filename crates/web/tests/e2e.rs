@@ -1,7 +1,8 @@
 //! End-to-end: the page in a real headless Chromium, driven by `e2e/play.spec.mjs` (a game
-//! played to the win) and then `e2e/issue16.spec.mjs` (the bugs of issue 16 and what their
-//! fixes promise), with playwright-core. The server runs in this process on a free port; the
-//! two scripts run one after the other, as CI has two cores.
+//! played to the win), `e2e/issue16.spec.mjs` (the bugs of issue 16 and what their fixes
+//! promise) and `e2e/practise.spec.mjs` (hints while practising a technique), with
+//! playwright-core. The server runs in this process on a free port; the scripts run one after
+//! the other, as CI has two cores.
 //!
 //! Needs Debian's `chromium` (or `$CHROMIUM`), `node`, and `npm ci --prefix crates/web/e2e`.
 //! When one is missing the test prints a notice and passes, unless `CI` is set: then it fails,
@@ -94,7 +95,7 @@ fn game_plays_in_headless_chromium() {
     let url = start_server();
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
     std::fs::create_dir_all(&shots).expect("a folder for screenshots");
-    for script in ["play.spec.mjs", "issue16.spec.mjs"] {
+    for script in ["play.spec.mjs", "issue16.spec.mjs", "practise.spec.mjs"] {
         run_script(&e2e, script, &url, &shots);
     }
 }

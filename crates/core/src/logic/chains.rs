@@ -939,6 +939,23 @@ struct Found {
     eliminations: Vec<(Cell, Digit)>,
 }
 
+/// Where the searches put the hints they find: in `all` if `want` accepts the technique, and
+/// then `best` is lowered to its (rating, complexity), the bound of the searches still to run.
+struct Sink<'a> {
+    all: &'a mut Vec<Found>,
+    best: &'a mut (u16, usize),
+    want: &'a dyn Fn(&str) -> bool,
+}
+
+impl Sink<'_> {
+    fn push(&mut self, f: Found) {
+        if (self.want)(f.technique) {
+            *self.best = (*self.best).min((f.rating, f.complexity));
+            self.all.push(f);
+        }
+    }
+}
+
 fn pot_str(nd: &Node) -> String {
     let (c, d) = (nd.pot as usize / 9, nd.pot as usize % 9);
     format!(
@@ -990,22 +1007,16 @@ enum Part {
 }
 
 /// SE's loop hints for one setting of the links: cycles and forcing chains from every candidate.
-/// `best` is the lowest (rating, complexity) found so far; searches stop where they could only
+/// `out.best` is the lowest (rating, complexity) found so far; searches stop where they could only
 /// come later in SE's order.
-fn loop_hints(
-    search: &mut Search,
-    (y, x): (bool, bool),
-    part: Part,
-    out: &mut Vec<Found>,
-    best: &mut (u16, usize),
-) {
+fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut Sink) {
     let (cycle_base, chain_base) = if x && y { (70, 70) } else { (65, 66) };
-    if cycle_base.min(chain_base) > best.0 {
+    if cycle_base.min(chain_base) > out.best.0 {
         return;
     }
     let (board, links) = (search.board, search.links);
     if y && part == Part::Chains {
-        return xy_chain_hints(board, links, out, best);
+        return xy_chain_hints(board, links, out);
     }
     // One search serves every link setting (`Search::new` clears 12 KB).
     search.y = y;
@@ -1027,10 +1038,10 @@ fn loop_hints(
                 continue;
             }
             let pot = (c * 9 + d) as u16;
-            if limits_for != *best {
-                limits_for = *best;
-                cycle_limit = depth_limits(cycle_base, *best).1;
-                chain_limit = depth_limits(chain_base, *best).0;
+            if limits_for != *out.best {
+                limits_for = *out.best;
+                cycle_limit = depth_limits(cycle_base, *out.best).1;
+                chain_limit = depth_limits(chain_base, *out.best).0;
             }
             search.max_depth = cycle_limit;
             // A cycle (or a chain to "source on") closes through a link into the source: a
@@ -1050,7 +1061,6 @@ fn loop_hints(
                 }
                 let path = search.path(e);
                 if let Some(mut f) = cycle_hint(board, path, y, x) {
-                    *best = (*best).min((f.rating, f.complexity));
                     f.order = (pot as u64) << 32 | k as u64;
                     out.push(f);
                 }
@@ -1066,7 +1076,6 @@ fn loop_hints(
                         let complexity = depth as usize + 1;
                         if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, y, x)
                         {
-                            *best = (*best).min((f.rating, f.complexity));
                             f.order = (pot as u64) << 32 | 1 << 30 | (!source_on as u64) << 29;
                             out.push(f);
                         }
@@ -1080,7 +1089,7 @@ fn loop_hints(
 /// The shortest forcing chains with X and Y links ([`loop_hints`] for them), from every source
 /// side by side ([`shortest_xy_chains`]): the same hints as searching source after source with
 /// the bound `best`, less the longer ones, which come later in SE's order.
-fn xy_chain_hints(board: &Board, links: &Links, out: &mut Vec<Found>, best: &mut (u16, usize)) {
+fn xy_chain_hints(board: &Board, links: &Links, out: &mut Sink) {
     let mut sources = Vec::with_capacity(2 * 81 * 4);
     for c in 0..81 {
         let m = board.cands[c];
@@ -1096,7 +1105,7 @@ fn xy_chain_hints(board: &Board, links: &Links, out: &mut Vec<Found>, best: &mut
             }
         }
     }
-    let chain_limit = depth_limits(70, *best).0;
+    let chain_limit = depth_limits(70, *out.best).0;
     let Some((depth, which)) = shortest_xy_chains(links, &sources, chain_limit) else {
         return;
     };
@@ -1104,7 +1113,6 @@ fn xy_chain_hints(board: &Board, links: &Links, out: &mut Vec<Found>, best: &mut
     for i in which {
         let (pot, source_on) = sources[i];
         if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, true, true) {
-            *best = (*best).min((f.rating, f.complexity));
             f.order = (pot as u64) << 32 | 1 << 30 | (!source_on as u64) << 29;
             out.push(f);
         }
@@ -1210,6 +1218,13 @@ fn forcing_hint(
 /// The easiest cycle or forcing chain, as SE orders them: X-links only, then Y-links only, then
 /// both; the lowest rating wins, then the fewest nodes, then the kind.
 pub fn static_chains(board: &Board) -> Option<Step> {
+    static_chains_where(board, &|_| true)
+}
+
+/// [`static_chains`] among the hints whose technique name `want` accepts (`"Turbot Fish"`,
+/// `"Bidirectional Y-Cycle"`, `"Forcing X-Chain"`, `"Forcing Chain"`): the easiest of those.
+/// Only those bound the searches, so one that SE would rank after another kind's is found too.
+pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option<Step> {
     let links = Links::new(board);
     // One pass over the link settings, each search bounded by the best (rating, complexity)
     // found so far: SE takes the easiest hint by rating, then complexity, then kind, then its
@@ -1225,11 +1240,16 @@ pub fn static_chains(board: &Board) -> Option<Step> {
     let mut best = (u16::MAX, usize::MAX);
     // (y, x): which links a search follows.
     let (x_only, y_only, both) = ((false, true), (true, false), (true, true));
-    loop_hints(&mut search, x_only, Part::Chains, &mut all, &mut best);
-    loop_hints(&mut search, both, Part::Chains, &mut all, &mut best);
-    loop_hints(&mut search, x_only, Part::Cycles, &mut all, &mut best);
-    loop_hints(&mut search, y_only, Part::Cycles, &mut all, &mut best);
-    loop_hints(&mut search, both, Part::Cycles, &mut all, &mut best);
+    let mut out = Sink {
+        all: &mut all,
+        best: &mut best,
+        want,
+    };
+    loop_hints(&mut search, x_only, Part::Chains, &mut out);
+    loop_hints(&mut search, both, Part::Chains, &mut out);
+    loop_hints(&mut search, x_only, Part::Cycles, &mut out);
+    loop_hints(&mut search, y_only, Part::Cycles, &mut out);
+    loop_hints(&mut search, both, Part::Cycles, &mut out);
     let mut best = all
         .into_iter()
         .min_by_key(|f| (f.rating, f.complexity, f.sort_key, f.order))?;

@@ -115,8 +115,22 @@ impl Locks {
 
     /// The first hit as a step (`direct`: the first that gives a hidden single).
     pub(crate) fn step(&self, board: &Board, direct: bool) -> Option<Step> {
+        self.step_of(board, direct, None)
+    }
+
+    /// [`Locks::step`] of one kind only: pointing (`Some(true)`: a box's places in one line),
+    /// claiming (`Some(false)`: a line's places in one box), or either (`None`).
+    pub(crate) fn step_of(
+        &self,
+        board: &Board,
+        direct: bool,
+        pointing: Option<bool>,
+    ) -> Option<Step> {
         for &(_, d, h1, h2) in &self.hits[..self.n] {
             let (d, h1, h2) = (d as usize, h1 as usize, h2 as usize);
+            if pointing.is_some_and(|p| p != (h1 >= 18)) {
+                continue;
+            }
             let (m1, m2) = (HOUSE_MASK[h1], HOUSE_MASK[h2]);
             // Cells holding d, as a mask over the 81 cells.
             let cd = (0..9).fold(0u128, |m, r| m | u128::from(self.rows[r][d]) << (9 * r));

@@ -32,6 +32,8 @@
 //! - [`exclusion`]: aligned pair and triple exclusion.
 //! - [`chains`]: X-, Y- and XY-cycles and forcing chains (Turbot Fish and kin).
 //! - [`forcing`]: Nishio, multiple (cell, region) and dynamic forcing chains.
+//! - [`find_technique`]: a step of one chosen technique, where an easier one may exist (for
+//!   players practising it).
 //! - [`named`]: techniques SE does not name (skyscraper, 2-string kite, empty rectangle, finned
 //!   fish, simple colouring, W-Wing, ALS-XZ), rated where SE would place them, and
 //!   [`next_hint`], which offers them in hints.
@@ -47,6 +49,7 @@ use crate::solver::{solve_unique_marked, Solutions};
 
 pub mod chains;
 pub mod exclusion;
+mod find;
 pub mod fish;
 pub mod forcing;
 pub mod intersections;
@@ -56,6 +59,7 @@ pub mod subsets;
 pub mod uniqueness;
 pub mod wings;
 
+pub use find::find_technique;
 pub use named::next_hint;
 
 /// The empty cells of `position` whose pencil marks leave out the digit `solution` puts there:

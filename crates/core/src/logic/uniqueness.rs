@@ -222,6 +222,12 @@ fn index_in(h: usize, c: usize) -> usize {
 
 /// The easiest unique rectangle or loop: lowest rating, then lowest type.
 pub fn unique_loops(board: &Board) -> Option<Step> {
+    unique_loops_where(board, &|_| true)
+}
+
+/// [`unique_loops`] among the steps whose technique name `want` accepts (`"Unique Rectangle
+/// type 2"`, `"Unique Loop (long) type 1"`): the easiest of those.
+pub fn unique_loops_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option<Step> {
     let mut found: Vec<Ul> = Vec::new();
     let mut budget = LOOP_BUDGET;
     let mut cand = [0u128; 9];
@@ -271,6 +277,7 @@ pub fn unique_loops(board: &Board) -> Option<Step> {
     let best = found
         .into_iter()
         .enumerate()
+        .filter(|(_, u)| want(u.technique))
         .min_by_key(|(i, u)| (u.rating, u.kind, *i))?
         .1;
     Some(Step {

@@ -170,8 +170,24 @@ pub fn named_steps(board: &Board) -> Vec<Step> {
 /// The easiest named step rated `bound` or less: lowest rating, then [`Technique`] order, then
 /// fewest cells, then scanning order. `None` if there is none.
 pub fn easiest(board: &Board, bound: Rating) -> Option<Step> {
+    easiest_among(board, &Technique::ALL, bound)
+}
+
+/// [`easiest`] among the steps of the techniques listed.
+///
+/// # Examples
+/// ```
+/// use shudu_core::logic::{named::{easiest_among, Technique}, Board, Rating};
+/// use shudu_core::Puzzle;
+/// let p: Puzzle = "..45..82.12...4.5..6.3.1.......672....5...4.......5...41.6.2...7.....1.4........."
+///     .parse()?;
+/// // The starting position holds no W-Wing that a chain of SE's rules rates 6.0 or less.
+/// assert!(easiest_among(&Board::new(&p), &[Technique::WWing], Rating(60)).is_none());
+/// # Ok::<(), shudu_core::ParseError>(())
+/// ```
+pub fn easiest_among(board: &Board, techniques: &[Technique], bound: Rating) -> Option<Step> {
     let mut found: Vec<(Technique, usize, Step)> = Vec::new();
-    for t in Technique::ALL {
+    for &t in techniques {
         for (k, s) in t.find(board).into_iter().enumerate() {
             found.push((t, k, s));
         }
