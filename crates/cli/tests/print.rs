@@ -261,29 +261,6 @@ fn bad_input_is_refused_with_its_line_and_the_old_file_kept() {
         .code(1)
         .stderr(contains("puzzle 2, line 2: more than one solution"));
     assert_eq!(fs::read_to_string(&pdf).unwrap(), "old");
-    // Pencil marks are not printed (yet): refused by line.
-    let mut marks = String::new();
-    for b in PUZZLE.bytes() {
-        marks.push_str(&match b {
-            b'.' => "123456789".to_string(),
-            d => {
-                let k = (d - b'1') as usize;
-                format!("{}{}{}", ".".repeat(k), d as char, ".".repeat(8 - k))
-            }
-        });
-    }
-    let input = write_input(dir.path(), &format!("{PUZZLE}\n{marks}\n"));
-    shudu()
-        .arg("print")
-        .arg(&input)
-        .arg("-o")
-        .arg(&pdf)
-        .assert()
-        .code(2)
-        .stderr(contains(
-            "puzzle 2, line 2: a pencil-mark line (729 characters)",
-        ));
-    assert_eq!(fs::read_to_string(&pdf).unwrap(), "old");
     shudu()
         .args(["print", "--per-page", "3", "-o"])
         .arg(&pdf)
@@ -294,6 +271,124 @@ fn bad_input_is_refused_with_its_line_and_the_old_file_kept() {
             "expected 1, 2, 4, 6 or 9 puzzles a page, found '3'",
         ));
     assert_eq!(fs::read_to_string(&pdf).unwrap(), "old");
+}
+
+/// The pencil-mark line of `puzzle` with every candidate its givens leave, less `drop` (cell,
+/// digit) pairs.
+fn marks_line(puzzle: &str, drop: &[(usize, u8)]) -> String {
+    let p = puzzle.as_bytes();
+    let peers = |i: usize, j: usize| {
+        i != j && (i / 9 == j / 9 || i % 9 == j % 9 || (i / 27 == j / 27 && i % 9 / 3 == j % 9 / 3))
+    };
+    let mut line = String::new();
+    for i in 0..81 {
+        for d in b'1'..=b'9' {
+            let present = if p[i] == b'.' {
+                !(0..81).any(|j| peers(i, j) && p[j] == d) && !drop.contains(&(i, d - b'0'))
+            } else {
+                p[i] == d
+            };
+            line.push(if present { d as char } else { '.' });
+        }
+    }
+    line
+}
+
+#[test]
+fn pencil_mark_lines_print_their_candidates_small_in_the_empty_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    // r1c3 keeps 1, 2 and 4 less 2: candidates 1 and 4.
+    let line = marks_line(PUZZLE, &[(2, 2)]);
+    let input = write_input(dir.path(), &format!("{line}\n"));
+    let pdf = dir.path().join("book.pdf");
+    shudu()
+        .args(["print", "--per-page", "1", "--answers", "--rate", "-o"])
+        .arg(&pdf)
+        .arg(&input)
+        .assert()
+        .success();
+    let words = words(&pdf, 1);
+    let (big, small): (Vec<_>, Vec<_>) = words
+        .into_iter()
+        .filter(|w| w.3 > 8.0)
+        .partition(|w| w.3 > 20.0);
+    // The givens, big (a cell with one candidate is a given, so more than the puzzle's); the
+    // label (11 points) is not a candidate: it is above the grid.
+    let field = |i: usize| -> String {
+        line[9 * i..9 * i + 9]
+            .chars()
+            .filter(|&c| c != '.')
+            .collect()
+    };
+    let givens: Vec<usize> = (0..81).filter(|&i| field(i).len() == 1).collect();
+    assert!(givens.len() > 30, "naked singles become givens");
+    assert_eq!(big.len(), givens.len());
+    let cell = 515.276 / 9.0; // 1 a page on A4: the grid spans the margins
+    let (x0, y0) = (big[0].1 - cell / 2.0, big[0].2 - cell / 2.0);
+    assert!((x0 - 40.0).abs() < 1.0, "the grid's left: {x0}");
+    // Every small word is a candidate in its cell's 3x3 layout: digit d at column (d-1)%3 and
+    // row (d-1)/3 of the cell; together they are the line's marks of the empty cells.
+    let mut seen = vec![String::new(); 81];
+    let inside = |w: &&(String, f64, f64, f64)| w.2 > y0 && w.2 < y0 + 9.0 * cell;
+    for (text, x, y, h) in small.iter().filter(inside) {
+        assert!(*h < 0.3 * cell, "a candidate is small: {text} {h}");
+        let (c, r) = (((x - x0) / cell) as usize, ((y - y0) / cell) as usize);
+        let (dx, dy) = (
+            (x - x0) / cell - c as f64 - 0.5,
+            (y - y0) / cell - r as f64 - 0.5,
+        );
+        let (sc, sr) = ((dx / 0.29).round() + 1.0, (dy / 0.29).round() + 1.0);
+        let place = (sr * 3.0 + sc + 1.0) as u8;
+        assert_eq!(text, &place.to_string(), "r{}c{}", r + 1, c + 1);
+        seen[r * 9 + c].push_str(text);
+    }
+    for (i, s) in seen.iter_mut().enumerate() {
+        let mut sorted: Vec<char> = s.chars().collect();
+        sorted.sort_unstable();
+        *s = sorted.into_iter().collect();
+        let expected = if givens.contains(&i) {
+            String::new()
+        } else {
+            field(i)
+        };
+        assert_eq!(*s, expected, "cell {i}");
+    }
+    assert_eq!(seen[2], "14");
+    // The answer page holds the solution, as for a puzzle of givens.
+    let text = poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"]);
+    let answer = text.split("Answer 1").nth(1).unwrap();
+    let digits: String = answer
+        .lines()
+        .map(|l| l.split_whitespace().collect::<String>())
+        .filter(|l| l.len() == 9)
+        .collect();
+    assert_eq!(digits, SOLUTION);
+    // Marks that leave out r1c3's solution digit 4: no grid keeps to them; refused, status 1.
+    let input = write_input(dir.path(), &format!("{}\n", marks_line(PUZZLE, &[(2, 4)])));
+    shudu()
+        .arg("print")
+        .arg(&input)
+        .arg("-o")
+        .arg(&pdf)
+        .assert()
+        .code(1)
+        .stderr(contains("puzzle 1, line 1: no solution"));
+    // The SVG draws them too: one `<text>` a candidate, in the lighter grey.
+    let svg = dir.path().join("m.svg");
+    let input = write_input(dir.path(), &format!("{line}\n"));
+    shudu()
+        .arg("print")
+        .arg(&input)
+        .arg("-o")
+        .arg(&svg)
+        .assert()
+        .success();
+    let svg = fs::read_to_string(&svg).unwrap();
+    let candidates: usize = (0..81)
+        .filter(|i| !givens.contains(i))
+        .map(|i| field(i).len())
+        .sum();
+    assert_eq!(svg.matches("fill=\"#8c8c8c\"").count(), candidates);
 }
 
 #[test]
