@@ -584,6 +584,31 @@ mod tests {
     }
 
     #[test]
+    fn the_game_print_page_draws_with_these_numbers() {
+        // `printPages` in the game's app.js ports this layout; its numbers must be these.
+        let js = include_str!("../../web/static/app.js");
+        let (a4, letter) = (Paper::A4.size(), Paper::Letter.size());
+        let hex = |g: u8| format!("'#{g:02x}{g:02x}{g:02x}'");
+        for needle in [
+            format!("a4: [{}, {}], letter: [{}, {}]", a4.0, a4.1, letter.0, letter.1),
+            format!("margin: {MARGIN}, titleSize: {TITLE_SIZE}, footerSize: {FOOTER_SIZE}"),
+            format!("digit: {DIGIT}, candidate: {CANDIDATE}, candidateStep: {CANDIDATE_STEP}"),
+            format!("digitHeight: {:.3}", metrics().digit_height),
+            format!("grey: {}, markGrey: {}", hex(GREY), hex(MARK_GREY)),
+            "const gap = perPage === 1 ? 0 : 18;".to_string(),
+            "const labelSize = perPage >= 6 ? 9 : 11;".to_string(),
+            "const labelH = labelSize * 1.6;".to_string(),
+            "Math.min(1, Math.max(0.5, side * 0.0025))".to_string(),
+            "Math.min(3, Math.max(1.5, side * 0.009))".to_string(),
+        ] {
+            assert!(js.contains(&needle), "app.js lacks `{needle}`");
+        }
+        let (thin, thick) = line_widths(400.0);
+        assert_eq!((thin, thick), (1.0, 3.0));
+        assert_eq!(line_widths(100.0), (0.5, 1.5));
+    }
+
+    #[test]
     fn digits_of_the_font_are_all_as_wide() {
         let w = text_width("1", 10.0);
         assert!(w > 5.0 && w < 7.0, "{w}");

@@ -154,6 +154,7 @@ pub fn router(state: AppState) -> Router {
         .route("/style.css", get(assets::style))
         .route("/favicon.svg", get(assets::icon))
         .route("/manifest.webmanifest", get(assets::manifest))
+        .route("/fonts/DejaVuSans.ttf", get(assets::font))
         .route("/api/bands", get(api::bands))
         .route("/api/status", get(status))
         .route("/api/puzzle", get(api::puzzle).head(api::puzzle_head))

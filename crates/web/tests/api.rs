@@ -86,6 +86,8 @@ async fn serves_the_page_and_its_files_with_security_headers() {
             "application/manifest+json",
             "shudu",
         ),
+        // The print page's font, the one `shudu print` embeds (its name table names it).
+        ("/fonts/DejaVuSans.ttf", "font/ttf", "DejaVu Sans"),
     ] {
         let res = app()
             .oneshot(Request::get(path).body(Body::empty()).unwrap())
