@@ -590,7 +590,10 @@ mod tests {
         let (a4, letter) = (Paper::A4.size(), Paper::Letter.size());
         let hex = |g: u8| format!("'#{g:02x}{g:02x}{g:02x}'");
         for needle in [
-            format!("a4: [{}, {}], letter: [{}, {}]", a4.0, a4.1, letter.0, letter.1),
+            format!(
+                "a4: [{}, {}], letter: [{}, {}]",
+                a4.0, a4.1, letter.0, letter.1
+            ),
             format!("margin: {MARGIN}, titleSize: {TITLE_SIZE}, footerSize: {FOOTER_SIZE}"),
             format!("digit: {DIGIT}, candidate: {CANDIDATE}, candidateStep: {CANDIDATE_STEP}"),
             format!("digitHeight: {:.3}", metrics().digit_height),

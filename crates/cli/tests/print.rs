@@ -516,7 +516,10 @@ fn browser_missing(e2e: &Path) -> Option<String> {
         return Some("node".into());
     }
     if !e2e.join("node_modules/playwright-core").exists() {
-        return Some(format!("playwright-core (npm ci --prefix {})", e2e.display()));
+        return Some(format!(
+            "playwright-core (npm ci --prefix {})",
+            e2e.display()
+        ));
     }
     None
 }
@@ -534,8 +537,10 @@ impl Drop for Served {
 /// Issue 14: "the game's print page and the CLI's PDF should look alike". `shudu play` serves
 /// the game; `crates/web/e2e/print.spec.mjs` prints PUZZLE there (Chromium's PDF, A4, one a
 /// page) and compares it with `shudu print --per-page 1 --rate`'s, both rendered by `pdftoppm -r
-/// 100`: the grid's lines (place and thickness), the givens' ink (weight and size), the words
-/// and where they stand. The PNGs are left in `target/tmp/print-side-by-side` to be looked at.
+/// 100`: the grid's lines (place and thickness), the cells' ink (weight and size), the words
+/// and where they stand. Then the same for a pencil-mark line, which the game imports with its
+/// marks as the player's notes and prints as the PDF prints candidates. The PNGs are left in
+/// `target/tmp/print-side-by-side` to be looked at.
 #[test]
 fn print_page_of_the_game_looks_like_the_pdf() {
     use std::io::{BufRead, BufReader, Write};
@@ -557,14 +562,26 @@ fn print_page_of_the_game_looks_like_the_pdf() {
     }
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("print-side-by-side");
     fs::create_dir_all(&out).unwrap();
-    let input = write_input(&out, &format!("{PUZZLE}\n"));
-    let book = out.join("book.pdf");
-    shudu()
-        .args(["print", "--per-page", "1", "--rate", "--paper", "a4", "-o"])
-        .arg(&book)
-        .arg(&input)
-        .assert()
-        .success();
+    // A puzzle, and a pencil-mark line (r1c3 without its candidate 2), which the game imports
+    // with its marks as the player's notes.
+    let marks = marks_line(PUZZLE, &[(2, 2)]);
+    let mut cases = Vec::new();
+    for (name, line) in [("puzzle", PUZZLE), ("marks", marks.as_str())] {
+        let input = out.join(format!("{name}.txt"));
+        fs::write(&input, format!("{line}\n")).unwrap();
+        let book = out.join(format!("{name}.pdf"));
+        shudu()
+            .args(["print", "--per-page", "1", "--rate", "--paper", "a4", "-o"])
+            .arg(&book)
+            .arg(&input)
+            .assert()
+            .success();
+        cases.extend([
+            name.to_string(),
+            line.to_string(),
+            book.display().to_string(),
+        ]);
+    }
     let mut play = Served(
         StdCommand::new(assert_cmd::cargo::cargo_bin("shudu"))
             .args(["play", "--port", "0"])
@@ -584,9 +601,9 @@ fn print_page_of_the_game_looks_like_the_pdf() {
         .to_string();
     let mut node = StdCommand::new("node")
         .arg(e2e.join("print.spec.mjs"))
-        .args([&url, PUZZLE])
-        .arg(&book)
+        .arg(&url)
         .arg(&out)
+        .args(&cases)
         .current_dir(&e2e)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

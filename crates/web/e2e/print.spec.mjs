@@ -1,24 +1,26 @@
 // The game's print page against `shudu print`'s PDF (issue 14: "the game's print page and the
 // CLI's PDF should look alike"), side by side:
 //
-//   node crates/web/e2e/print.spec.mjs URL PUZZLE BOOK.pdf OUTDIR
+//   node crates/web/e2e/print.spec.mjs URL OUTDIR NAME PUZZLE BOOK.pdf [NAME PUZZLE BOOK.pdf ...]
 //
-// URL serves the game (`shudu play`); BOOK.pdf is `shudu print --per-page 1 --rate` of PUZZLE on
-// A4. The game prints the same puzzle on A4 ("Print this puzzle"), Chromium writes it to a PDF,
-// and both PDFs are rendered by poppler's `pdftoppm -r 100` and measured the same way: the grid's
-// lines (where, how thick), the ink of the givens (regular against bold digits), and the text
-// (`pdftotext -layout`: label, digits, page number). Run by crates/cli/tests/print.rs, which has
-// the `shudu` binary. Leaves game.pdf, game-1.png and book-1.png in OUTDIR to be looked at.
-// Prints one line per check and "N passed, N failed"; exits non-zero on the first failure.
+// URL serves the game (`shudu play`); each BOOK.pdf is `shudu print --per-page 1 --rate` of its
+// PUZZLE on A4. The game opens the same puzzle (a share link, `#p=PUZZLE`: a pencil-mark line
+// brings its marks as the player's notes) and prints it on A4 ("Print this puzzle", with the
+// player's notes), Chromium writes that to a PDF, and both PDFs are rendered by poppler's
+// `pdftoppm -r 100` and measured the same way: the grid's lines (where, how thick), the ink in
+// the cells (regular against bold digits), and the words and where they stand (label, digits,
+// candidates, page number). Run by crates/cli/tests/print.rs, which has the `shudu` binary.
+// Leaves NAME-game.pdf, NAME-game.png and NAME-book.png in OUTDIR to be looked at. Prints one
+// line per check and "N passed, N failed"; exits non-zero on the first failure.
 
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [url, puzzle, bookPdf, out] = process.argv.slice(2);
-if (!out) {
-  console.error('usage: node print.spec.mjs URL PUZZLE BOOK.pdf OUTDIR');
+const [url, out, ...rest] = process.argv.slice(2);
+if (!rest.length || rest.length % 3) {
+  console.error('usage: node print.spec.mjs URL OUTDIR NAME PUZZLE BOOK.pdf [NAME PUZZLE BOOK.pdf ...]');
   process.exit(2);
 }
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -117,81 +119,93 @@ const words = (pdf) => [...run('pdftotext', ['-bbox', '-f', '1', '-l', '1', pdf,
   .map((m) => ({ text: m[3], x: Number(m[1]), y: Number(m[2]) }));
 
 browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
-page.setDefaultTimeout(30_000);
-const gamePdf = path.join(out, 'game.pdf');
 
-await step('the game opens the puzzle and prints it on A4, one a page', async () => {
-  await page.goto(`${url}#p=${puzzle}`);
-  const givens = puzzle.replace(/[.0]/g, '').length;
-  await page.waitForFunction((n) => document.querySelectorAll('#board .cell.given').length === n, givens);
-  await page.click('#open-print');
-  await page.selectOption('#print-paper', 'a4');
-  await page.click('#print-current');
-  await page.emulateMedia({ media: 'print' });
-  await page.evaluate(() => document.fonts.ready);
-  assert(await page.evaluate(() => document.fonts.check('11pt "DejaVu Sans"')), 'the served DejaVu Sans is loaded');
-  assertEq(await page.locator('#print-area .print-page').count(), 1, 'one page');
-  assertEq(await page.locator('#print-area text.given').count(), givens, 'the givens');
-  const style = await page.locator('#print-area text.given').first()
-    .evaluate((e) => { const s = getComputedStyle(e); return [s.fontWeight, s.fontFamily]; });
-  assertEq(style, ['400', '"DejaVu Sans", sans-serif'], 'digits in the PDF\'s regular DejaVu Sans, not bold');
-  await page.pdf({ path: gamePdf, format: 'A4', preferCSSPageSize: true, printBackground: true });
-  const info = run('pdfinfo', [gamePdf]);
-  assert(/Pages:\s+1\n/.test(info), `one page: ${info}`);
-  // Chromium rounds the page to whole CSS pixels: 594.96 x 841.92 points.
-  const [pw, ph] = info.match(/Page size:\s+([\d.]+) x ([\d.]+) pts/).slice(1).map(Number);
-  assert(Math.abs(pw - 595.276) < 1 && Math.abs(ph - 841.89) < 1, `A4: ${pw} x ${ph}`);
-});
+for (let k = 0; k < rest.length; k += 3) {
+  const [name, puzzle, bookPdf] = rest.slice(k, k + 3);
+  await compare(name, puzzle, bookPdf);
+}
 
-let game;
-let book;
-await step('both render to pages of the same size, with a grid of ten lines each way', async () => {
-  game = measure(render(gamePdf, 'game-1'));
-  book = measure(render(bookPdf, 'book-1'));
-  assertEq(game.size, book.size, 'page size in pixels at 100 dpi');
-  console.log(`  # book: lines at x ${book.vertical.map((l) => l.centre).join(' ')}, thick ${book.thick}, thin ${book.thin}, ink ${book.ink}`);
-  console.log(`  # game: lines at x ${game.vertical.map((l) => l.centre).join(' ')}, thick ${game.thick}, thin ${game.thin}, ink ${game.ink}`);
-});
+async function compare(name, puzzle, bookPdf) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  page.setDefaultTimeout(30_000);
+  const gamePdf = path.join(out, `${name}-game.pdf`);
 
-await step('the grids sit in the same place at the same size', async () => {
-  for (const dir of ['vertical', 'horizontal']) {
-    book[dir].forEach((l, i) => {
-      const d = Math.abs(l.centre - game[dir][i].centre);
-      assert(d <= 1.5, `${dir} line ${i}: ${l.centre} in the PDF, ${game[dir][i].centre} in the game`);
-    });
-  }
-});
-
-await step('box lines are as thick, and cell lines as thin, as the PDF\'s', async () => {
-  book.thick.forEach((t, i) => assert(Math.abs(t - game.thick[i]) <= 1, `thick line ${i}: ${t} against ${game.thick[i]} px`));
-  book.thin.forEach((t, i) => assert(Math.abs(t - game.thin[i]) <= 1, `thin line ${i}: ${t} against ${game.thin[i]} px`));
-  const ratio = (m) => m.thick.reduce((a, b) => a + b) / 4 / (m.thin.reduce((a, b) => a + b) / 6);
-  assert(Math.abs(ratio(book) - ratio(game)) <= 0.5, `thick/thin: ${ratio(book)} against ${ratio(game)}`);
-});
-
-await step('the digits carry the same ink: same weight and size (bold would be 30% more)', async () => {
-  const r = game.ink / book.ink;
-  assert(r > 0.92 && r < 1.08, `ink of the givens: ${game.ink} px in the game, ${book.ink} in the PDF (${r.toFixed(3)})`);
-});
-
-await step('the same text in the same places: label, digits, page number', async () => {
-  const [g, b] = [lines(gamePdf), lines(bookPdf)];
-  assertEq(g, b, 'pdftotext -layout of page 1');
-  assert(/^1 · \w+ · SE \d+\.\d$/.test(b[0]), `the label: ${b[0]}`);
-  // Word by word (the label's words too, so its spacing is the PDF's), across to within a point.
-  // Down, the boxes differ by a few points: Chromium's PDF gives the font another ascent and
-  // descent than krilla's (the pixels, compared above, agree).
-  const [gw, bw] = [words(gamePdf), words(bookPdf)];
-  const key = (w) => [Math.round(w.y / 10), w.x];
-  const order = (ws) => ws.sort((p, q) => key(p)[0] - key(q)[0] || p.x - q.x);
-  order(gw);
-  order(bw);
-  assertEq(gw.map((w) => w.text), bw.map((w) => w.text), 'the words');
-  bw.forEach((w, i) => {
-    assert(Math.abs(w.x - gw[i].x) < 1 && Math.abs(w.y - gw[i].y) < 8, `"${w.text}" at (${w.x}, ${w.y}) in the PDF, (${gw[i].x}, ${gw[i].y}) in the game`);
+  await step(`${name}: the game opens the puzzle and prints it on A4, one a page`, async () => {
+    await page.goto(`${url}#p=${puzzle}`);
+    // The givens: digits of an 81-character line; a pencil-mark line's cells with one candidate.
+    const fields = puzzle.length === 729 ? puzzle.match(/.{9}/g).map((f) => f.replace(/[.0]/g, '')) : null;
+    const givens = fields ? fields.filter((f) => f.length === 1).length : puzzle.replace(/[.0]/g, '').length;
+    await page.waitForFunction((n) => document.querySelectorAll('#board .cell.given').length === n, givens);
+    await page.click('#open-print');
+    await page.selectOption('#print-paper', 'a4');
+    await page.click('#print-current');
+    await page.emulateMedia({ media: 'print' });
+    await page.evaluate(() => document.fonts.ready);
+    assert(await page.evaluate(() => document.fonts.check('11pt "DejaVu Sans"')), 'the served DejaVu Sans is loaded');
+    assertEq(await page.locator('#print-area .print-page').count(), 1, 'one page');
+    assertEq(await page.locator('#print-area text.given').count(), givens, 'the givens');
+    const candidates = fields ? fields.filter((f) => f.length > 1).join('').length : 0;
+    assertEq(await page.locator('#print-area text.candidate').count(), candidates, 'the marks, as the player\'s notes');
+    const style = await page.locator('#print-area text.given').first()
+      .evaluate((e) => { const s = getComputedStyle(e); return [s.fontWeight, s.fontFamily]; });
+    assertEq(style, ['400', '"DejaVu Sans", sans-serif'], 'digits in the PDF\'s regular DejaVu Sans, not bold');
+    await page.pdf({ path: gamePdf, format: 'A4', preferCSSPageSize: true, printBackground: true });
+    const info = run('pdfinfo', [gamePdf]);
+    assert(/Pages:\s+1\n/.test(info), `one page: ${info}`);
+    // Chromium rounds the page to whole CSS pixels: 594.96 x 841.92 points.
+    const [pw, ph] = info.match(/Page size:\s+([\d.]+) x ([\d.]+) pts/).slice(1).map(Number);
+    assert(Math.abs(pw - 595.276) < 1 && Math.abs(ph - 841.89) < 1, `A4: ${pw} x ${ph}`);
   });
-});
+
+  let game;
+  let book;
+  await step(`${name}: both render to pages of the same size, with a grid of ten lines each way`, async () => {
+    game = measure(render(gamePdf, `${name}-game`));
+    book = measure(render(bookPdf, `${name}-book`));
+    assertEq(game.size, book.size, 'page size in pixels at 100 dpi');
+    console.log(`  # book: lines at x ${book.vertical.map((l) => l.centre).join(' ')}, thick ${book.thick}, thin ${book.thin}, ink ${book.ink}`);
+    console.log(`  # game: lines at x ${game.vertical.map((l) => l.centre).join(' ')}, thick ${game.thick}, thin ${game.thin}, ink ${game.ink}`);
+  });
+
+  await step(`${name}: the grids sit in the same place at the same size`, async () => {
+    for (const dir of ['vertical', 'horizontal']) {
+      book[dir].forEach((l, i) => {
+        const d = Math.abs(l.centre - game[dir][i].centre);
+        assert(d <= 1.5, `${dir} line ${i}: ${l.centre} in the PDF, ${game[dir][i].centre} in the game`);
+      });
+    }
+  });
+
+  await step(`${name}: box lines are as thick, and cell lines as thin, as the PDF\'s`, async () => {
+    book.thick.forEach((t, i) => assert(Math.abs(t - game.thick[i]) <= 1, `thick line ${i}: ${t} against ${game.thick[i]} px`));
+    book.thin.forEach((t, i) => assert(Math.abs(t - game.thin[i]) <= 1, `thin line ${i}: ${t} against ${game.thin[i]} px`));
+    const ratio = (m) => m.thick.reduce((a, b) => a + b) / 4 / (m.thin.reduce((a, b) => a + b) / 6);
+    assert(Math.abs(ratio(book) - ratio(game)) <= 0.5, `thick/thin: ${ratio(book)} against ${ratio(game)}`);
+  });
+
+  await step(`${name}: the digits carry the same ink: same weight and size (bold would be 30% more)`, async () => {
+    const r = game.ink / book.ink;
+    assert(r > 0.92 && r < 1.08, `ink of the givens: ${game.ink} px in the game, ${book.ink} in the PDF (${r.toFixed(3)})`);
+  });
+
+  await step(`${name}: the same text in the same places: label, digits, page number`, async () => {
+    const [g, b] = [lines(gamePdf), lines(bookPdf)];
+    assertEq(g, b, 'pdftotext -layout of page 1');
+    assert(/^1 · \w+ · SE \d+\.\d$/.test(b[0]), `the label: ${b[0]}`);
+    // Word by word (the label's words too, so its spacing is the PDF's), across to within a point.
+    // Down, the boxes differ by a few points: Chromium's PDF gives the font another ascent and
+    // descent than krilla's (the pixels, compared above, agree).
+    const [gw, bw] = [words(gamePdf), words(bookPdf)];
+    assertEq(gw.length, bw.length, 'as many words');
+    const used = new Set();
+    for (const w of bw) {
+      const k = gw.findIndex((g, i) => !used.has(i) && g.text === w.text && Math.abs(g.x - w.x) < 1 && Math.abs(g.y - w.y) < 8);
+      assert(k >= 0, `"${w.text}" at (${w.x}, ${w.y}) in the PDF has no match in the game's`);
+      used.add(k);
+    }
+  });
+  await page.close();
+}
 
 await browser.close();
 console.log(`${passed} passed, 0 failed`);

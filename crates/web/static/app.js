@@ -1185,12 +1185,22 @@ function updateShareLink() {
 
 async function importPuzzle(text, entries, { confirmFirst = true } = {}) {
   const info = await api('/api/import', { puzzle: text });
-  if (game && game.puzzle === info.puzzle && !entries) return true; // already playing it
+  if (game && game.puzzle === info.puzzle && !entries && !info.marks) return true; // already playing it
   if (confirmFirst && inProgress() &&
       !(await askConfirm('Play the new puzzle?', 'The game in progress will be lost.', 'Play it'))) {
     return false;
   }
   startGame({ ...info, band: info.band || 'imported' }, entries);
+  if (info.marks) {
+    // A pencil-mark (729-character) line: its candidates become the player's pencil marks,
+    // meant to be complete (as after "fill notes"), so hints judge them.
+    info.marks.forEach((m, i) => {
+      if (!givenAt(i)) game.marks[i] = [...m].reduce((acc, d) => acc | bit(Number(d)), 0);
+    });
+    game.filled = true;
+    saveGame();
+    render();
+  }
   announce(`Playing the entered puzzle: ${LABEL[info.band] || ''}, rating ${info.rating}.`);
   return true;
 }
