@@ -582,6 +582,26 @@ fn print_page_of_the_game_looks_like_the_pdf() {
             book.display().to_string(),
         ]);
     }
+    // Five puzzles four a page with answers: the game deals its own, so only the layout (the
+    // grids' lines, the title, the page numbers) is compared.
+    let input = out.join("batch.txt");
+    fs::write(&input, format!("{PUZZLE}\n").repeat(5)).unwrap();
+    let book = out.join("batch.pdf");
+    shudu()
+        .args([
+            "print",
+            "--per-page",
+            "4",
+            "--answers",
+            "--paper",
+            "a4",
+            "-o",
+        ])
+        .arg(&book)
+        .arg(&input)
+        .assert()
+        .success();
+    cases.extend(["batch".into(), "new:5".into(), book.display().to_string()]);
     let mut play = Served(
         StdCommand::new(assert_cmd::cargo::cargo_bin("shudu"))
             .args(["play", "--port", "0"])

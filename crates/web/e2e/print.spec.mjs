@@ -3,6 +3,9 @@
 //
 //   node crates/web/e2e/print.spec.mjs URL OUTDIR NAME PUZZLE BOOK.pdf [NAME PUZZLE BOOK.pdf ...]
 //
+// (PUZZLE `new:N`: the game prints N new puzzles four a page with answers, and BOOK.pdf is
+// `shudu print --per-page 4 --answers` of N puzzles; see `compareBatch`.)
+//
 // URL serves the game (`shudu play`); each BOOK.pdf is `shudu print --per-page 1 --rate` of its
 // PUZZLE on A4. The game opens the same puzzle (a share link, `#p=PUZZLE`: a pencil-mark line
 // brings its marks as the player's notes) and prints it on A4 ("Print this puzzle", with the
@@ -54,11 +57,12 @@ function assertEq(actual, expected, message) {
 
 const run = (tool, args) => execFileSync(tool, args, { encoding: 'utf8' });
 
-// Page 1 of a PDF at 100 dpi in grey levels (0 black, 255 white), and as a PNG to look at.
-function render(pdf, name) {
+// Page `page` of a PDF at 100 dpi in grey levels (0 black, 255 white), and as a PNG to look at.
+function render(pdf, name, page = 1) {
   const prefix = path.join(out, name);
-  run('pdftoppm', ['-r', '100', '-f', '1', '-l', '1', '-singlefile', '-gray', pdf, prefix]);
-  run('pdftoppm', ['-r', '100', '-f', '1', '-l', '1', '-singlefile', '-png', pdf, prefix]);
+  const pages = ['-f', String(page), '-l', String(page)];
+  run('pdftoppm', ['-r', '100', ...pages, '-singlefile', '-gray', pdf, prefix]);
+  run('pdftoppm', ['-r', '100', ...pages, '-singlefile', '-png', pdf, prefix]);
   const buf = fs.readFileSync(`${prefix}.pgm`);
   // P5 header: "P5", width, height, maxval, one whitespace byte, then the pixels.
   const fields = [];
@@ -74,27 +78,44 @@ function render(pdf, name) {
   return { w, h, px: buf.subarray(at + 1, at + 1 + w * h) };
 }
 
-// The grid's lines: runs of columns (rows) that are dark over most of the grid's height (width).
-function measure({ w, h, px }) {
+// The grids' lines on a page: runs of columns (rows) holding a dark stretch of at least 100
+// pixels (a grid 9 a page is about 200 pixels high; no digit or text is that tall), as
+// { centre, width } in pixels, in order.
+function gridLines({ w, h, px }) {
   const dark = (x, y) => px[y * w + x] < 128;
-  const colInk = Array.from({ length: w }, (_, x) => { let n = 0; for (let y = 0; y < h; y++) n += dark(x, y); return n; });
-  const rowInk = Array.from({ length: h }, (_, y) => { let n = 0; for (let x = 0; x < w; x++) n += dark(x, y); return n; });
-  const lines = (ink) => {
-    const max = Math.max(...ink);
+  const longest = (n, m, at) => {
+    let best = 0;
+    let run = 0;
+    for (let j = 0; j < m; j++) {
+      run = at(n, j) ? run + 1 : 0;
+      best = Math.max(best, run);
+    }
+    return best;
+  };
+  const lines = (count, m, at) => {
     const runs = [];
-    ink.forEach((n, i) => {
-      if (n < 0.8 * max) return;
+    for (let i = 0; i < count; i++) {
+      if (longest(i, m, at) < 100) continue;
       const last = runs[runs.length - 1];
       if (last && last.end === i - 1) last.end = i;
       else runs.push({ start: i, end: i });
-    });
+    }
     return runs.map((r) => ({ centre: (r.start + r.end) / 2, width: r.end - r.start + 1 }));
   };
-  const vertical = lines(colInk);
-  const horizontal = lines(rowInk);
+  return {
+    vertical: lines(w, h, (x, y) => dark(x, y)),
+    horizontal: lines(h, w, (y, x) => dark(x, y)),
+  };
+}
+
+// One grid's page: its lines, its cell, the ink in its cells (digits and candidates: dark
+// pixels inside each cell, away from its lines), and its box and cell lines' widths.
+function measure(image) {
+  const { w, h, px } = image;
+  const dark = (x, y) => px[y * w + x] < 128;
+  const { vertical, horizontal } = gridLines(image);
   assertEq([vertical.length, horizontal.length], [10, 10], 'ten lines each way');
   const cell = (vertical[9].centre - vertical[0].centre) / 9;
-  // The givens' ink: dark pixels inside each cell, away from its lines.
   let ink = 0;
   for (let r = 0; r < 9; r++) {
     for (let c = 0; c < 9; c++) {
@@ -110,11 +131,23 @@ function measure({ w, h, px }) {
   return { vertical, horizontal, cell, ink, thick, thin, size: [w, h] };
 }
 
+// Lines at the same places (to 1.5 pixels) and of the same widths (to 1 pixel).
+function sameLines(game, book, what) {
+  for (const dir of ['vertical', 'horizontal']) {
+    assertEq(game[dir].length, book[dir].length, `${what}: ${dir} lines`);
+    book[dir].forEach((l, i) => {
+      const g = game[dir][i];
+      assert(Math.abs(l.centre - g.centre) <= 1.5, `${what}: ${dir} line ${i} at ${l.centre} in the PDF, ${g.centre} in the game`);
+      assert(Math.abs(l.width - g.width) <= 1, `${what}: ${dir} line ${i} ${l.width} px wide in the PDF, ${g.width} in the game`);
+    });
+  }
+}
+
 const lines = (pdf) => run('pdftotext', ['-layout', '-f', '1', '-l', '1', pdf, '-'])
   .split('\n').map((l) => l.trim().split(/\s+/).join(' ')).filter((l) => l);
 
-// The words of page 1 with where they start, in points: `pdftotext -bbox`.
-const words = (pdf) => [...run('pdftotext', ['-bbox', '-f', '1', '-l', '1', pdf, '-'])
+// The words of page `page` with where they start, in points: `pdftotext -bbox`.
+const words = (pdf, page = 1) => [...run('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), pdf, '-'])
   .matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)<\/word>/g)]
   .map((m) => ({ text: m[3], x: Number(m[1]), y: Number(m[2]) }));
 
@@ -122,7 +155,51 @@ browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
 
 for (let k = 0; k < rest.length; k += 3) {
   const [name, puzzle, bookPdf] = rest.slice(k, k + 3);
-  await compare(name, puzzle, bookPdf);
+  const batch = puzzle.match(/^new:(\d+)$/);
+  if (batch) await compareBatch(name, Number(batch[1]), bookPdf);
+  else await compare(name, puzzle, bookPdf);
+}
+
+// "Print new puzzles": N easy puzzles four a page with their answers, against BOOK.pdf, which is
+// `shudu print --per-page 4 --answers` of N other puzzles: the puzzles differ, so only what does
+// not depend on them is compared, page by page: the grids' lines, the title and page numbers.
+async function compareBatch(name, n, bookPdf) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  page.setDefaultTimeout(60_000);
+  const gamePdf = path.join(out, `${name}-game.pdf`);
+  const pages = Math.ceil(n / 4) + Math.ceil(n / 9);
+  await step(`${name}: the game prints ${n} new puzzles four a page, then their answers`, async () => {
+    await page.goto(url);
+    await page.waitForSelector('body.ready');
+    await page.click('#open-print');
+    await page.selectOption('#print-paper', 'a4');
+    await page.fill('#print-count', String(n));
+    await page.selectOption('#print-band', 'easy');
+    await page.selectOption('#print-per-page', '4');
+    await page.check('#print-solutions');
+    await page.click('#print-batch');
+    await page.waitForFunction((k) => document.querySelectorAll('#print-area .print-puzzle').length === k, 2 * n);
+    await page.emulateMedia({ media: 'print' });
+    await page.evaluate(() => document.fonts.ready);
+    await page.pdf({ path: gamePdf, format: 'A4', preferCSSPageSize: true, printBackground: true });
+    const count = (pdf) => Number(run('pdfinfo', [pdf]).match(/Pages:\s+(\d+)/)[1]);
+    assertEq([count(gamePdf), count(bookPdf)], [pages, pages], 'pages of the game and of the PDF');
+  });
+  for (let k = 1; k <= pages; k++) {
+    await step(`${name}: page ${k}: the same grids' lines, title and page number`, async () => {
+      const game = gridLines(render(gamePdf, `${name}-game-${k}`, k));
+      const book = gridLines(render(bookPdf, `${name}-book-${k}`, k));
+      sameLines(game, book, `page ${k}`);
+      assert(game.vertical.length >= 10 && game.horizontal.length >= 10, `grids found: ${game.vertical.length} x ${game.horizontal.length} lines`);
+      console.log(`  # page ${k}: ${game.vertical.length} vertical and ${game.horizontal.length} horizontal lines in both`);
+      const fixed = (pdf) => words(pdf, k).filter((w) => w.text === 'Answers' || (w.text === String(k) && w.y > 700));
+      const [g, b] = [fixed(gamePdf), fixed(bookPdf)];
+      assertEq(g.map((w) => w.text), b.map((w) => w.text), 'title and page number');
+      b.forEach((w, i) => assert(Math.abs(w.x - g[i].x) < 1 && Math.abs(w.y - g[i].y) < 8,
+        `"${w.text}" at (${w.x}, ${w.y}) in the PDF, (${g[i].x}, ${g[i].y}) in the game`));
+    });
+  }
+  await page.close();
 }
 
 async function compare(name, puzzle, bookPdf) {
@@ -168,12 +245,7 @@ async function compare(name, puzzle, bookPdf) {
   });
 
   await step(`${name}: the grids sit in the same place at the same size`, async () => {
-    for (const dir of ['vertical', 'horizontal']) {
-      book[dir].forEach((l, i) => {
-        const d = Math.abs(l.centre - game[dir][i].centre);
-        assert(d <= 1.5, `${dir} line ${i}: ${l.centre} in the PDF, ${game[dir][i].centre} in the game`);
-      });
-    }
+    sameLines(game, book, 'page 1');
   });
 
   await step(`${name}: box lines are as thick, and cell lines as thin, as the PDF\'s`, async () => {
