@@ -218,14 +218,16 @@ async function compare(name, puzzle, bookPdf) {
     await page.click('#print-current');
     await page.emulateMedia({ media: 'print' });
     await page.evaluate(() => document.fonts.ready);
-    assert(await page.evaluate(() => document.fonts.check('11pt "DejaVu Sans"')), 'the served DejaVu Sans is loaded');
+    const loaded = await page.evaluate(() => [...document.fonts]
+      .filter((f) => f.family.replace(/"/g, '') === 'shudu print DejaVu Sans').map((f) => f.status));
+    assertEq(loaded, ['loaded'], 'the DejaVu Sans served at /fonts/DejaVuSans.ttf, loaded');
     assertEq(await page.locator('#print-area .print-page').count(), 1, 'one page');
     assertEq(await page.locator('#print-area text.given').count(), givens, 'the givens');
     const candidates = fields ? fields.filter((f) => f.length > 1).join('').length : 0;
     assertEq(await page.locator('#print-area text.candidate').count(), candidates, 'the marks, as the player\'s notes');
     const style = await page.locator('#print-area text.given').first()
       .evaluate((e) => { const s = getComputedStyle(e); return [s.fontWeight, s.fontFamily]; });
-    assertEq(style, ['400', '"DejaVu Sans", sans-serif'], 'digits in the PDF\'s regular DejaVu Sans, not bold');
+    assertEq(style, ['400', '"shudu print DejaVu Sans", sans-serif'], 'digits in the PDF\'s regular DejaVu Sans, not bold');
     await page.pdf({ path: gamePdf, format: 'A4', preferCSSPageSize: true, printBackground: true });
     const info = run('pdfinfo', [gamePdf]);
     assert(/Pages:\s+1\n/.test(info), `one page: ${info}`);

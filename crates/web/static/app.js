@@ -1228,7 +1228,7 @@ async function openFromHash() {
 // that these numbers are book.rs's and compares the two printouts pixel by pixel.
 const PRINT = {
   paper: { a4: [595.276, 841.89], letter: [612, 792] },
-  font: 'DejaVu Sans',
+  font: 'shudu print DejaVu Sans', // style.css's @font-face
   margin: 40, titleSize: 14, footerSize: 10,
   digit: 0.62, candidate: 0.24, candidateStep: 0.29,
   digitHeight: 0.742, // DejaVu Sans's digits stand 0.742 em above the baseline (its '8')
