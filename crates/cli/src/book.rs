@@ -4,8 +4,14 @@
 //! A page holds 1, 2, 4, 6 or 9 puzzles in a grid of slots under an optional title, with the
 //! page number at the foot. Each slot is a label (the puzzle's number, and its band and Sudoku
 //! Explainer rating when known) above a square grid: thin cell lines, thick box lines and
-//! border, digits centred in their cells. Answer pages (the solutions, nine a page, the givens in
-//! black and the rest in grey) follow the puzzles.
+//! border, digits centred in their cells. A puzzle read from a pencil-mark line shows its
+//! candidates small in each empty cell, in the 3x3 layout of pencil marks and a lighter grey.
+//! Answer pages (the solutions, nine a page, the givens in black and the rest in grey) follow
+//! the puzzles.
+//!
+//! The game's print page (`crates/web/static/app.js`, `printPages`) draws the same layout in
+//! the browser, with the same constants and font: change both together (the side-by-side test
+//! is `print_page_of_the_game_looks_like_the_pdf` in `crates/cli/tests/print.rs`).
 //!
 //! The PDF is drawn with [krilla] (the typst project's high-level PDF writer): it embeds the
 //! font as a subset with a `ToUnicode` map, so the digits can be searched and copied and
@@ -23,8 +29,9 @@ use krilla::geom::{PathBuilder, Point};
 use krilla::num::NormalizedF32;
 use krilla::paint::{Fill, LineCap, Stroke};
 use krilla::text::{Font, GlyphId, KrillaGlyph};
+use shudu_core::format::Marks;
 use shudu_core::logic::{Band, Rating};
-use shudu_core::{Grid, Puzzle};
+use shudu_core::{DigitSet, Grid, Puzzle};
 
 /// DejaVu Sans (see `assets/fonts/LICENSE-DejaVu.txt`).
 static FONT_DATA: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
@@ -72,6 +79,8 @@ pub struct Entry {
     pub number: usize,
     /// The puzzle.
     pub puzzle: Puzzle,
+    /// A pencil-mark line's candidates: printed small in the empty cells.
+    pub marks: Option<Box<Marks>>,
     /// Its solution (printed on the answer pages).
     pub solution: Grid,
     /// Its Sudoku Explainer rating, when known; the band is the rating's.
@@ -205,15 +214,30 @@ fn line_widths(side: f32) -> (f32, f32) {
     )
 }
 
-/// What to draw in a grid's cells: the digit, and whether it is a given (black) or a solved
-/// cell of an answer (grey).
-fn cells(puzzle: &Puzzle, solution: Option<&Grid>) -> [(u8, bool); 81] {
-    let mut out = [(0, true); 81];
-    let givens = puzzle.as_bytes();
+/// What a grid's cell shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shown {
+    /// Nothing.
+    Empty,
+    /// A given, in black.
+    Given(u8),
+    /// A solved cell of an answer, in grey.
+    Solved(u8),
+    /// A pencil-mark line's candidates, small and light.
+    Candidates(DigitSet),
+}
+
+/// What to draw in a grid's cells: the puzzle's givens, and either the rest of the solution
+/// (an answer) or the empty cells' candidates (a pencil-mark line's puzzle).
+fn cells(entry: &Entry, answer: bool) -> [Shown; 81] {
+    let mut out = [Shown::Empty; 81];
+    let givens = entry.puzzle.as_bytes();
     for (i, o) in out.iter_mut().enumerate() {
-        *o = match solution {
-            Some(s) if givens[i] == 0 => (s.as_bytes()[i], false),
-            _ => (givens[i], true),
+        *o = match (givens[i], answer, &entry.marks) {
+            (0, true, _) => Shown::Solved(entry.solution.as_bytes()[i]),
+            (0, false, Some(m)) => Shown::Candidates(m[i]),
+            (0, false, None) => Shown::Empty,
+            (d, _, _) => Shown::Given(d),
         };
     }
     out
@@ -221,6 +245,25 @@ fn cells(puzzle: &Puzzle, solution: Option<&Grid>) -> [(u8, bool); 81] {
 
 /// The grey of an answer's solved digits (0 black, 255 white).
 const GREY: u8 = 110;
+/// The lighter grey of a pencil-mark line's candidates.
+const MARK_GREY: u8 = 140;
+/// A digit's font size, as a fraction of the cell's side.
+const DIGIT: f32 = 0.62;
+/// A candidate's font size, as a fraction of the cell's side.
+const CANDIDATE: f32 = 0.24;
+/// How far apart the candidates' columns (and rows) are, as a fraction of the cell's side.
+const CANDIDATE_STEP: f32 = 0.29;
+
+/// The centre of candidate `d`'s place in the cell whose centre is (`cx`, `cy`): the 3x3
+/// layout of pencil marks, 1 2 3 on top, 7 8 9 at the bottom.
+fn candidate_centre(d: u8, cx: f32, cy: f32, cell: f32) -> (f32, f32) {
+    let k = f32::from(d - 1);
+    let (row, col) = ((k / 3.0).floor() - 1.0, k % 3.0 - 1.0);
+    (
+        cx + col * CANDIDATE_STEP * cell,
+        cy + row * CANDIDATE_STEP * cell,
+    )
+}
 
 /// One page to draw: its title, its puzzles (each with whether it shows the answer) and its
 /// layout.
@@ -299,8 +342,7 @@ pub fn pdf(entries: &[Entry], config: &BookConfig) -> Result<Vec<u8>> {
                 slot.label_size,
                 &label,
             );
-            let solution = answer.then_some(&entry.solution);
-            draw_grid_pdf(&mut surface, &font, slot, &cells(&entry.puzzle, solution));
+            draw_grid_pdf(&mut surface, &font, slot, &cells(entry, answer));
         }
         surface.finish();
         page.finish();
@@ -351,7 +393,7 @@ fn draw_grid_pdf(
     surface: &mut krilla::surface::Surface<'_>,
     font: &Font,
     slot: &Slot,
-    cells: &[(u8, bool); 81],
+    cells: &[Shown; 81],
 ) {
     let Slot { x, y, side, .. } = *slot;
     let cell = side / 9.0;
@@ -380,33 +422,39 @@ fn draw_grid_pdf(
         }
     }
     surface.set_stroke(None);
-    let size = cell * 0.62;
     let m = metrics();
-    let half_height = m.digit_height * size / 2.0;
-    for (i, &(d, given)) in cells.iter().enumerate() {
-        if d == 0 {
-            continue;
-        }
-        let colour = if given { 0 } else { GREY };
+    let mut digit = |colour: u8, d: u8, size: f32, cx: f32, cy: f32| {
         surface.set_fill(Some(Fill {
             paint: luma::Color::new(colour).into(),
             opacity: NormalizedF32::ONE,
             rule: Default::default(),
         }));
-        let digit = char::from(b'0' + d);
         let mut buf = [0u8; 4];
-        let text = digit.encode_utf8(&mut buf);
-        let (r, c) = (i / 9, i % 9);
-        let cx = x + (c as f32 + 0.5) * cell;
-        let cy = y + (r as f32 + 0.5) * cell;
+        let text = char::from(b'0' + d).encode_utf8(&mut buf);
         draw_text(
             surface,
             font,
             cx - text_width(text, size) / 2.0,
-            cy + half_height,
+            cy + m.digit_height * size / 2.0,
             size,
             text,
         );
+    };
+    for (i, &shown) in cells.iter().enumerate() {
+        let (r, c) = (i / 9, i % 9);
+        let cx = x + (c as f32 + 0.5) * cell;
+        let cy = y + (r as f32 + 0.5) * cell;
+        match shown {
+            Shown::Empty => {}
+            Shown::Given(d) => digit(0, d, cell * DIGIT, cx, cy),
+            Shown::Solved(d) => digit(GREY, d, cell * DIGIT, cx, cy),
+            Shown::Candidates(set) => {
+                for d in set.iter().map(|d| d.get()) {
+                    let (mx, my) = candidate_centre(d, cx, cy, cell);
+                    digit(MARK_GREY, d, cell * CANDIDATE, mx, my);
+                }
+            }
+        }
     }
 }
 
@@ -461,29 +509,36 @@ pub fn svg(entry: &Entry, answer: bool) -> String {
             num(width)
         );
     }
-    let size = cell * 0.62;
-    let half_height = metrics().digit_height * size / 2.0;
-    let grey = format!("#{GREY:02x}{GREY:02x}{GREY:02x}");
-    for (i, &(d, given)) in cells(&entry.puzzle, answer.then_some(&entry.solution))
-        .iter()
-        .enumerate()
-    {
-        if d == 0 {
-            continue;
-        }
-        let (r, c) = (i / 9, i % 9);
-        let fill = if given {
+    let height = metrics().digit_height;
+    let mut digit = |colour: u8, d: u8, size: f32, cx: f32, cy: f32| {
+        let fill = if colour == 0 {
             String::new()
         } else {
-            format!(" fill=\"{grey}\"")
+            format!(" fill=\"#{colour:02x}{colour:02x}{colour:02x}\"")
         };
         let _ = writeln!(
             s,
             "<text x=\"{}\" y=\"{}\" font-size=\"{}\"{fill}>{d}</text>",
-            num(pad + (c as f32 + 0.5) * cell),
-            num(top + (r as f32 + 0.5) * cell + half_height),
+            num(cx),
+            num(cy + height * size / 2.0),
             num(size),
         );
+    };
+    for (i, &shown) in cells(entry, answer).iter().enumerate() {
+        let (r, c) = (i / 9, i % 9);
+        let cx = pad + (c as f32 + 0.5) * cell;
+        let cy = top + (r as f32 + 0.5) * cell;
+        match shown {
+            Shown::Empty => {}
+            Shown::Given(d) => digit(0, d, cell * DIGIT, cx, cy),
+            Shown::Solved(d) => digit(GREY, d, cell * DIGIT, cx, cy),
+            Shown::Candidates(set) => {
+                for d in set.iter().map(|d| d.get()) {
+                    let (mx, my) = candidate_centre(d, cx, cy, cell);
+                    digit(MARK_GREY, d, cell * CANDIDATE, mx, my);
+                }
+            }
+        }
     }
     s.push_str("</g>\n</svg>\n");
     s
@@ -526,6 +581,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_game_print_page_draws_with_these_numbers() {
+        // `printPages` in the game's app.js ports this layout; its numbers must be these.
+        let js = include_str!("../../web/static/app.js");
+        let (a4, letter) = (Paper::A4.size(), Paper::Letter.size());
+        let hex = |g: u8| format!("'#{g:02x}{g:02x}{g:02x}'");
+        for needle in [
+            format!(
+                "a4: [{}, {}], letter: [{}, {}]",
+                a4.0, a4.1, letter.0, letter.1
+            ),
+            format!("margin: {MARGIN}, titleSize: {TITLE_SIZE}, footerSize: {FOOTER_SIZE}"),
+            format!("digit: {DIGIT}, candidate: {CANDIDATE}, candidateStep: {CANDIDATE_STEP}"),
+            format!("digitHeight: {:.3}", metrics().digit_height),
+            format!("grey: {}, markGrey: {}", hex(GREY), hex(MARK_GREY)),
+            "const gap = perPage === 1 ? 0 : 18;".to_string(),
+            "const labelSize = perPage >= 6 ? 9 : 11;".to_string(),
+            "const labelH = labelSize * 1.6;".to_string(),
+            "Math.min(1, Math.max(0.5, side * 0.0025))".to_string(),
+            "Math.min(3, Math.max(1.5, side * 0.009))".to_string(),
+        ] {
+            assert!(js.contains(&needle), "app.js lacks `{needle}`");
+        }
+        let (thin, thick) = line_widths(400.0);
+        assert_eq!((thin, thick), (1.0, 3.0));
+        assert_eq!(line_widths(100.0), (0.5, 1.5));
     }
 
     #[test]

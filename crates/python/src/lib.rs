@@ -18,18 +18,49 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use shudu_core::canon::{canonical_board, PuzzleCanonicalizer};
-use shudu_core::format::parse_one;
+use shudu_core::format::{parse_one, Marks, Reader};
 use shudu_core::generate::{generate_stream, GenerateConfig, Symmetry};
 use shudu_core::grids::{GridStream, GridsConfig, UniformStream};
 use shudu_core::logic::{self, Band, Board, Rating, Step, Summary};
 use shudu_core::needs::TechniqueSet;
 use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
-use shudu_core::solver::count_solutions;
+use shudu_core::solver::{count_solutions, SolveOutcome, Solver};
 use shudu_core::{Digit, DigitSet, Grid, Puzzle};
 
 /// Reads one puzzle in any of the core's formats, or raises `ValueError` with its position.
 fn parse(text: &str) -> PyResult<Puzzle> {
     parse_one(text).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A puzzle read with its pencil marks: a 729-character line's candidates, `None` for other
+/// formats.
+type Marked = (Puzzle, Option<Box<Marks>>);
+
+/// Reads one puzzle as [`parse_one`] does (the first record), keeping a pencil-mark line's marks.
+fn read_marked(text: &str) -> Result<Marked, shudu_core::ParseError> {
+    match Reader::new(text.as_bytes()).next() {
+        Some(r) => r.map(|r| (r.puzzle, r.marks)),
+        // No record: the core's "no puzzle" error, with its position.
+        None => parse_one(text).map(|p| (p, None)),
+    }
+}
+
+/// [`read_marked`], raising `ValueError` with the position of the fault.
+fn parse_marked(text: &str) -> PyResult<Marked> {
+    read_marked(text).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Counts solutions up to `limit`; with marks, only the grids that keep to them (as `shudu
+/// solve` does with a pencil-mark line).
+fn count_marked(p: &Puzzle, marks: Option<&Marks>, limit: usize) -> SolveOutcome {
+    match marks {
+        None => count_solutions(p, limit),
+        Some(m) => {
+            let mut s = Solver::new(p);
+            s.restrict(m);
+            s.count(limit)
+        }
+    }
 }
 
 fn line(g: &Grid) -> String {
@@ -42,11 +73,17 @@ fn parse_bytes(puzzle: &str) -> PyResult<std::borrow::Cow<'static, [u8]>> {
     Ok(std::borrow::Cow::Owned(parse(puzzle)?.as_bytes().to_vec()))
 }
 
-/// The first solution of a puzzle, or `None` if it has none.
+/// The first solution of a puzzle (of a pencil-mark line: that keeps to its marks), or `None`
+/// if it has none.
 #[pyfunction]
 fn solve(py: Python<'_>, puzzle: &str) -> PyResult<Option<String>> {
-    let p = parse(puzzle)?;
-    Ok(py.detach(|| count_solutions(&p, 1).solution.as_ref().map(line)))
+    let (p, marks) = parse_marked(puzzle)?;
+    Ok(py.detach(|| {
+        count_marked(&p, marks.as_deref(), 1)
+            .solution
+            .as_ref()
+            .map(line)
+    }))
 }
 
 /// How many solutions the puzzle has, counting up to `limit`, and the first one.
@@ -57,9 +94,9 @@ fn count_solutions_py(
     puzzle: &str,
     limit: usize,
 ) -> PyResult<(usize, Option<String>)> {
-    let p = parse(puzzle)?;
+    let (p, marks) = parse_marked(puzzle)?;
     Ok(py.detach(|| {
-        let out = count_solutions(&p, limit);
+        let out = count_marked(&p, marks.as_deref(), limit);
         (out.count, out.solution.as_ref().map(line))
     }))
 }
@@ -76,9 +113,9 @@ fn solve_many(py: Python<'_>, puzzles: Vec<String>, limit: usize) -> Vec<SolveRe
     py.detach(|| {
         puzzles
             .par_iter()
-            .map(|text| match parse_one(text) {
-                Ok(p) => {
-                    let out = count_solutions(&p, limit);
+            .map(|text| match read_marked(text) {
+                Ok((p, marks)) => {
+                    let out = count_marked(&p, marks.as_deref(), limit);
                     (Some(out.count), out.solution.as_ref().map(line), None)
                 }
                 Err(e) => (None, None, Some(e.to_string())),
@@ -176,11 +213,11 @@ fn rate_record(s: &Summary) -> RateRecord {
     )
 }
 
-/// Rates a puzzle on the Sudoku Explainer scale.
+/// Rates a puzzle on the Sudoku Explainer scale; a pencil-mark line from its marks.
 #[pyfunction]
 fn rate(py: Python<'_>, puzzle: &str) -> PyResult<RateRecord> {
-    let p = parse(puzzle)?;
-    Ok(py.detach(|| rate_record(&logic::rate(&p))))
+    let (p, marks) = parse_marked(puzzle)?;
+    Ok(py.detach(|| rate_record(&logic::rate_marked(&p, marks.as_deref()))))
 }
 
 /// Rates every puzzle in parallel; a bad record gets its error in its place.
@@ -189,8 +226,11 @@ fn rate_many(py: Python<'_>, puzzles: Vec<String>) -> Vec<(Option<RateRecord>, O
     py.detach(|| {
         puzzles
             .par_iter()
-            .map(|text| match parse_one(text) {
-                Ok(p) => (Some(rate_record(&logic::rate(&p))), None),
+            .map(|text| match read_marked(text) {
+                Ok((p, marks)) => (
+                    Some(rate_record(&logic::rate_marked(&p, marks.as_deref()))),
+                    None,
+                ),
                 Err(e) => (None, Some(e.to_string())),
             })
             .collect()
@@ -224,12 +264,12 @@ fn step_record(s: &Step) -> StepRecord {
     )
 }
 
-/// The step-by-step solution: the rating and every step.
+/// The step-by-step solution: the rating and every step; a pencil-mark line's from its marks.
 #[pyfunction]
 fn explain(py: Python<'_>, puzzle: &str) -> PyResult<(RateRecord, Vec<StepRecord>)> {
-    let p = parse(puzzle)?;
+    let (p, marks) = parse_marked(puzzle)?;
     Ok(py.detach(|| {
-        let g = logic::grade(&p);
+        let g = logic::grade_marked(&p, marks.as_deref());
         let summary = Summary {
             er: g.er,
             ep: g.ep,
@@ -258,7 +298,9 @@ fn parse_marks(marks: &[String]) -> PyResult<[DigitSet; 81]> {
 }
 
 /// The next hint for a position: SE's next step or a named technique SE would rate no higher.
-/// `entries` holds the player's digits (0 or '.' elsewhere), `marks` their pencil marks.
+/// `entries` holds the player's digits (0 or '.' elsewhere), `marks` their pencil marks; a
+/// pencil-mark line as `puzzle` brings its own marks (then not `marks` as well, as in `shudu
+/// hint`).
 #[pyfunction]
 #[pyo3(signature = (puzzle, entries = None, marks = None))]
 fn hint(
@@ -267,12 +309,20 @@ fn hint(
     entries: Option<&str>,
     marks: Option<Vec<String>>,
 ) -> PyResult<Option<StepRecord>> {
-    let givens = parse(puzzle)?;
+    let (givens, line_marks) = parse_marked(puzzle)?;
     let entries = match entries {
         Some(e) => parse(e)?,
         None => Puzzle::empty(),
     };
-    let marks = marks.as_deref().map(parse_marks).transpose()?;
+    let marks = match (line_marks, marks) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
+                "the position is a pencil-mark line and marks= gives marks too; give them once",
+            ))
+        }
+        (Some(m), None) => Some(*m),
+        (None, m) => m.as_deref().map(parse_marks).transpose()?,
+    };
     Ok(py.detach(|| {
         let board = Board::from_position(&givens, &entries, marks.as_ref());
         logic::next_hint(&board).as_ref().map(step_record)

@@ -227,6 +227,65 @@ def test_hint_marks_errors_name_the_cell():
         shudu.hint(CLASSIC, marks=["1", "2"])
 
 
+def marks_line(fields) -> str:
+    """The pencil-mark (729-character) line whose cell ``i`` has the candidates ``fields[i]``."""
+    return "".join("".join(d if d in f else "." for d in "123456789") for f in fields)
+
+
+def two_candidate_line() -> str:
+    """No givens; every cell holds its digit of the classic's solution and its right-hand
+    neighbour's (wrapping round the row): one grid keeps to these marks, while the empty grid's
+    givens have every grid as a solution."""
+    sol = shudu.solve(CLASSIC)
+    return marks_line([sol[i] + sol[i - 8 if i % 9 == 8 else i + 1] for i in range(81)])
+
+
+def test_pencil_mark_lines_are_solved_and_counted_under_their_marks():
+    line = two_candidate_line()
+    assert len(line) == 729
+    assert shudu.solve(line) == shudu.solve(CLASSIC)
+    assert shudu.count_solutions(line) == 1 and shudu.is_unique(line)
+    assert shudu.count_solutions("." * 81) == 2  # the givens alone: many
+    [solved] = shudu.solve_many([line])
+    assert solved.count == 1 and solved.solution == shudu.solve(CLASSIC)
+    # The classic's givens, every candidate elsewhere but in r1c3, whose marks leave out its
+    # digit 4: no grid keeps to them.
+    sol = shudu.solve(CLASSIC)
+    fields = [c if c != "." else "123456789" for c in CLASSIC]
+    fields[2] = "12"
+    broken = marks_line(fields)
+    assert shudu.solve(broken) is None and shudu.count_solutions(broken) == 0
+    # The CLI agrees.
+    out = subprocess.run(
+        [shudu_bin(), "solve", "-"], input=line + "\n", capture_output=True, text=True, check=True,
+    ).stdout
+    assert out.split()[0] == sol
+
+
+def test_pencil_mark_lines_are_rated_explained_and_hinted_from_their_marks():
+    line = two_candidate_line()
+    r = shudu.rate(line)
+    e = shudu.explain(line)
+    assert r == e.rating and r.solved and r.steps == len(e.steps)
+    assert shudu.rate_many([line]) == [r]
+    # From the marks, the path is short and easy; from no givens there would be no path at all.
+    assert r.er < shudu.rate(CLASSIC).er + 5 and not shudu.rate("." * 81).solved
+    out = subprocess.run(
+        [shudu_bin(), "grade", "--format", "json", "-"],
+        input=line + "\n", capture_output=True, text=True, check=True,
+    ).stdout
+    record = json.loads(out.splitlines()[0])
+    assert (record["er"], record["ep"], record["ed"], record["band"]) == (r.er, r.ep, r.ed, r.band)
+    assert record["steps"] == r.steps
+    sol = shudu.solve(CLASSIC)
+    step = shudu.hint(line)
+    assert step is not None and step.placements
+    for cell, digit in step.placements:
+        assert sol[(int(cell[1]) - 1) * 9 + int(cell[3]) - 1] == str(digit)
+    with pytest.raises(ValueError, match="give them once"):
+        shudu.hint(line, marks=[""] * 81)
+
+
 # ---------------------------------------------------------------------------------------------
 # Generation
 

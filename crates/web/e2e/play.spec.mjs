@@ -318,25 +318,45 @@ await step('entering a puzzle from elsewhere checks it', async () => {
   await page.keyboard.press('Escape');
 });
 
-await step('print renders the current puzzle', async () => {
+await step('print renders the current puzzle, with or without the player\'s progress', async () => {
+  // The layout of `shudu print` (crates/web/e2e/print.spec.mjs compares the two printouts).
   await page.click('#open-print');
+  await page.uncheck('#print-progress');
   await page.click('#print-current');
-  assertEq(await page.locator('#print-area .print-grid td').count(), 81, 'a 9x9 table');
-  const digits = (await page.locator('#print-area .print-grid td').allTextContents()).join('');
-  assertEq(digits, puzzle.replace(/\./g, ''), 'the givens');
+  assertEq(await page.locator('#print-area .print-page').count(), 1, 'one page');
+  const givens = (await page.locator('#print-area .print-grid text.given').allTextContents()).join('');
+  assertEq(givens, puzzle.replace(/\./g, ''), 'the givens, in reading order');
+  assertEq(await page.locator('#print-area text.entry, #print-area text.candidate').count(), 0, 'only the givens');
+  const label = await page.locator('#print-area .print-label').textContent();
+  assert(/^1 {2}· {2}(easy|medium|hard|fiendish|diabolical|extreme) {2}· {2}SE \d+\.\d$/.test(label), `label: ${label}`);
+  // With progress: the player's digits in an answer's grey, their notes as small candidates.
+  const g = await saved();
+  await page.click('#open-print');
+  await page.check('#print-progress');
+  await page.click('#print-current');
+  const entries = g.values.filter((v) => v).length;
+  const notes = g.values.reduce((n, v, i) => n + (v ? 0 : [...Array(9).keys()].filter((k) => (g.marks[i] | g.centre[i]) & (1 << k)).length), 0);
+  assert(entries > 0, 'the game has entries by now');
+  assertEq(await page.locator('#print-area text.entry').count(), entries, 'the player\'s digits');
+  assertEq(await page.locator('#print-area text.entry').first().getAttribute('fill'), '#6e6e6e', 'in grey');
+  assertEq(await page.locator('#print-area text.candidate').count(), notes, 'the player\'s notes');
 });
 
 await step('print renders N new puzzles of a band, with solutions', async () => {
   await page.click('#open-print');
   await page.fill('#print-count', '3');
   await page.selectOption('#print-band', 'medium');
+  await page.selectOption('#print-per-page', '4');
   await page.check('#print-solutions');
   await page.click('#print-batch');
   await page.waitForFunction(() => document.querySelectorAll('#print-area .print-puzzle').length === 6);
-  const captions = await page.locator('#print-area .print-page:not(.solutions) figcaption').allTextContents();
-  assertEq(captions.length, 3, 'three puzzles');
-  assert(captions.every((c) => /Medium · rating \d\.\d/.test(c)), `captions: ${captions}`);
-  assertEq(await page.locator('#print-area .solutions .print-grid').count(), 3, 'three solutions');
+  assertEq(await page.locator('#print-area .print-page').count(), 2, 'a page of puzzles, a page of answers');
+  const labels = await page.locator('#print-area .print-label').allTextContents();
+  assertEq(labels.slice(3), ['Answer 1', 'Answer 2', 'Answer 3'], 'the answers');
+  assert(labels.slice(0, 3).every((c, k) => new RegExp(`^${k + 1} {2}· {2}medium {2}· {2}SE \\d+\\.\\d$`).test(c)), `labels: ${labels}`);
+  assertEq(await page.locator('#print-area .print-title').allTextContents(), ['Answers'], 'the answer page\'s title');
+  assertEq(await page.locator('#print-area .print-page:nth-child(2) text.solved').count() +
+    await page.locator('#print-area .print-page:nth-child(2) text.given').count(), 3 * 81, 'three full grids');
 });
 
 await step('completing the grid by the rules wins', async () => {

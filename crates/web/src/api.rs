@@ -524,31 +524,107 @@ pub(crate) async fn puzzle(
     }))
 }
 
-/// `POST /api/import {"puzzle"}`: checks and grades a puzzle from elsewhere.
+/// `POST /api/import` answer: the puzzle with its grade and, for a pencil-mark (729-character)
+/// line, its candidates.
+#[derive(Serialize)]
+pub(crate) struct ImportInfo {
+    #[serde(flatten)]
+    info: PuzzleInfo,
+    /// A pencil-mark line's candidates as the player's pencil marks: 81 strings of digits, `""`
+    /// for a given (a cell with one candidate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    marks: Option<Vec<String>>,
+}
+
+/// `POST /api/import {"puzzle"}`: checks and grades a puzzle from elsewhere. A pencil-mark line
+/// keeps its marks: graded from them (as `shudu grade` does) and sent back for the player.
 pub(crate) async fn import(
     State(state): State<AppState>,
     Body(body): Body<PuzzleBody>,
-) -> Result<Json<PuzzleInfo>, AppError> {
-    let info = costly(&state, move |stop| -> Result<PuzzleInfo, AppError> {
-        let (givens, _) = givens_and_solution(&body.puzzle)?;
-        let (rating, band, hardest) = engine::grade_until(&givens, stop).ok_or_else(|| {
+) -> Result<Json<ImportInfo>, AppError> {
+    let info = costly(&state, move |stop| -> Result<ImportInfo, AppError> {
+        let (givens, marks) = givens_and_marks(&body.puzzle)?;
+        let graded = match &marks {
+            Some(m) => engine::grade_marked_until(&givens, m, stop),
+            None => engine::grade_until(&givens, stop),
+        };
+        let (rating, band, hardest) = graded.ok_or_else(|| {
             AppError::Unavailable(format!(
                 "rating this puzzle takes longer than the server's budget of {} s",
                 crate::WORK_BUDGET.as_secs()
             ))
         })?;
-        Ok(PuzzleInfo {
-            puzzle: givens.to_line(),
-            band: band.name(),
-            rating: rating.to_string(),
-            givens: givens.givens(),
-            symmetry: None,
-            hardest,
-            needs: Vec::new(),
+        Ok(ImportInfo {
+            info: PuzzleInfo {
+                puzzle: givens.to_line(),
+                band: band.name(),
+                rating: rating.to_string(),
+                givens: givens.givens(),
+                symmetry: None,
+                hardest,
+                needs: Vec::new(),
+            },
+            marks: marks.map(|m| {
+                Cell::all()
+                    .map(|c| match givens.get(c) {
+                        Some(_) => String::new(),
+                        None => m[c.as_index()].iter().map(|d| d.to_string()).collect(),
+                    })
+                    .collect()
+            }),
         })
     })
     .await?;
     Ok(Json(info))
+}
+
+/// The givens of an imported puzzle and, for a pencil-mark line, its marks. The givens must
+/// have one solution, and so must the marks (the same one, then): the game checks and hints
+/// from the givens, and keeps to the marks only while the player does.
+fn givens_and_marks(
+    text: &str,
+) -> Result<(Puzzle, Option<Box<shudu_core::format::Marks>>), AppError> {
+    let mut records = shudu_core::format::Reader::new(text.trim().as_bytes());
+    let Some(record) = records.next() else {
+        // No record at all: the plain parser's "no puzzle" error.
+        return Ok((text.trim().parse()?, None));
+    };
+    let record = record?;
+    let more = records.count();
+    if more > 0 {
+        return Err(AppError::BadRequest(format!(
+            "found {} puzzles; expected one (send them one a request)",
+            more + 1
+        )));
+    }
+    let Some(marks) = record.marks else {
+        unique_solution(&record.puzzle)?;
+        return Ok((record.puzzle, None));
+    };
+    let givens = record.puzzle;
+    match shudu_core::solver::solve_unique_marked(&givens, Some(&marks)) {
+        Solutions::Unique(_) => {}
+        Solutions::None => {
+            return Err(AppError::BadRequest(
+                "no grid keeps to these pencil marks: some cell's marks leave out its digit".into(),
+            ))
+        }
+        Solutions::Multiple(_) => {
+            return Err(AppError::BadRequest(
+                "more than one grid keeps to these pencil marks; remove candidates until only \
+                 one solution remains"
+                    .into(),
+            ))
+        }
+    }
+    if !matches!(solve_unique(&givens), Solutions::Unique(_)) {
+        return Err(AppError::BadRequest(format!(
+            "the pencil marks have one solution, but their givens (the {} with one candidate) \
+             have more than one; the game plays puzzles whose givens have one solution",
+            shudu_core::error::counted(givens.givens(), "cell")
+        )));
+    }
+    Ok((givens, Some(marks)))
 }
 
 /// `POST /api/solve {"puzzle"}`: the unique solution.

@@ -143,6 +143,16 @@ pub fn grade_until(p: &Puzzle, stop: &dyn Fn() -> bool) -> Option<(Rating, Band,
     logic::rate_until(p, stop).map(|g| (g.er, g.band, g.hardest))
 }
 
+/// [`grade_until`] for a pencil-mark line: the solving path starts from the marks
+/// ([`logic::rate_marked_until`]), as `shudu grade` rates such a line.
+pub fn grade_marked_until(
+    p: &Puzzle,
+    marks: &shudu_core::format::Marks,
+    stop: &dyn Fn() -> bool,
+) -> Option<(Rating, Band, &'static str)> {
+    logic::rate_marked_until(p, Some(marks), stop).map(|g| (g.er, g.band, g.hardest))
+}
+
 /// The next hint from a player's position, if the grader finds one: SE's next step, or where
 /// that is a chain, a named technique (skyscraper, W-Wing, ...) that SE would rate no higher
 /// ([`logic::next_hint`]).

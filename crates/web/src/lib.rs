@@ -23,7 +23,7 @@
 //! |---|---|
 //! | `GET /api/bands` | `{"bands": ["easy", ..], "symmetries": ["none", ..]}` |
 //! | `GET /api/puzzle?band=hard&symmetry=rot180` | `{"puzzle", "band", "rating": "4.2", "givens": 24, "symmetry": "rot180", "hardest": "XY-Wing"}` |
-//! | `POST /api/import {"puzzle": ".."}` | `{"puzzle", "band", "rating", "givens", "hardest"}` |
+//! | `POST /api/import {"puzzle": ".."}` | `{"puzzle", "band", "rating", "givens", "hardest"}`, and `"marks"` for a pencil-mark line |
 //! | `POST /api/check {"givens", "entries"}` | `{"wrong": [cells], "conflicts": [cells], "complete", "solved"}` |
 //! | `POST /api/hint {"givens", "entries", "marks", "practise"}` | a hint (below) |
 //! | `POST /api/solve {"puzzle": ".."}` | `{"solution": ".."}` |
@@ -43,7 +43,12 @@
 //!   given; the answer adds `"needs": [names]`. An unknown name, or a technique rated above the
 //!   band, is a 400; nothing found in the budget, a 503.
 //! - **`/api/import`**: `puzzle` in any format the core reads (an 81-character line in
-//!   practice). It must have exactly one solution; 0 or several is a 400 saying which.
+//!   practice). It must have exactly one solution; 0 or several is a 400 saying which. A
+//!   pencil-mark (729-character) line keeps its marks: its givens are the cells with one
+//!   candidate, and they must have one solution by themselves, as must the marks (no grid
+//!   keeping to them, or several, is a 400); it is graded from the marks (as `shudu grade`
+//!   grades it), and the answer adds `"marks"`, 81 strings of digits (`""` for a given), which
+//!   the game takes as the player's pencil marks.
 //! - **`/api/check`**: `entries` (optional) are the player's digits; they may repeat the givens
 //!   but not differ from them. `wrong` lists entries that differ from the solution; `conflicts`
 //!   lists every cell (given or entry) that repeats a digit of its row, column or box; `solved`
@@ -160,6 +165,7 @@ pub fn router(state: AppState) -> Router {
         .route("/style.css", get(assets::style))
         .route("/favicon.svg", get(assets::icon))
         .route("/manifest.webmanifest", get(assets::manifest))
+        .route("/fonts/DejaVuSans.ttf", get(assets::font))
         .route("/api/bands", get(api::bands))
         .route("/api/status", get(status))
         .route("/api/puzzle", get(api::puzzle).head(api::puzzle_head))

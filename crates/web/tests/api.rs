@@ -86,6 +86,8 @@ async fn serves_the_page_and_its_files_with_security_headers() {
             "application/manifest+json",
             "shudu",
         ),
+        // The print page's font, the one `shudu print` embeds (its name table names it).
+        ("/fonts/DejaVuSans.ttf", "font/ttf", "DejaVu Sans"),
     ] {
         let res = app()
             .oneshot(Request::get(path).body(Body::empty()).unwrap())
@@ -299,6 +301,121 @@ async fn import_grades_a_unique_puzzle() {
     assert!(
         hardest.ends_with("Single") || hardest == "Full House",
         "{hardest}"
+    );
+}
+
+/// A pencil-mark (729-character) line: `fields[i]` is cell i's candidates.
+fn marks_line(fields: &[String]) -> String {
+    fields
+        .iter()
+        .map(|f| {
+            (1..=9u8)
+                .map(|d| {
+                    if f.contains(char::from(b'0' + d)) {
+                        char::from(b'0' + d)
+                    } else {
+                        '.'
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect()
+}
+
+/// P's givens alone, every other cell with the candidates `empty(i)`.
+fn marks_of_p(empty: impl Fn(usize) -> String) -> Vec<String> {
+    P.chars()
+        .enumerate()
+        .map(|(i, c)| if c == '.' { empty(i) } else { c.to_string() })
+        .collect()
+}
+
+#[tokio::test]
+async fn import_keeps_a_pencil_mark_lines_marks_and_grades_from_them() {
+    // Every candidate in P's empty cells but r1c3, which keeps 1 and 4 (its digit is 4).
+    let fields = marks_of_p(|i| {
+        if i == 2 {
+            "14".into()
+        } else {
+            "123456789".into()
+        }
+    });
+    let (status, v) = post(
+        app(),
+        "/api/import",
+        json!({ "puzzle": marks_line(&fields) }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["puzzle"], P, "the givens: the cells with one candidate");
+    let marks: Vec<&str> = v["marks"]
+        .as_array()
+        .expect("marks are sent back")
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(marks.len(), 81);
+    assert_eq!(marks[0], "", "a given has no marks");
+    assert_eq!(marks[2], "14");
+    assert_eq!(marks[3], "123456789");
+    // Graded from the marks, as `shudu grade` grades the line.
+    let parsed = shudu_core::format::Reader::new(marks_line(&fields).as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
+    let expected = shudu_core::logic::rate_marked(&parsed.puzzle, parsed.marks.as_deref());
+    assert_eq!(v["rating"], expected.er.to_string());
+    assert_eq!(v["hardest"], expected.hardest);
+    // A plain line has no marks in the answer.
+    let (_, v) = post(app(), "/api/import", json!({ "puzzle": P })).await;
+    assert!(v.get("marks").is_none(), "{v}");
+}
+
+#[tokio::test]
+async fn import_refuses_pencil_marks_without_one_solution() {
+    // r1c3's marks leave out its digit 4: no grid keeps to them.
+    let fields = marks_of_p(|i| {
+        if i == 2 {
+            "12".into()
+        } else {
+            "123456789".into()
+        }
+    });
+    let (status, v) = post(
+        app(),
+        "/api/import",
+        json!({ "puzzle": marks_line(&fields) }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        error_of(&v).contains("no grid keeps to these pencil marks"),
+        "{v}"
+    );
+    // No givens at all, every cell two candidates (its digit and the next cell's): one grid
+    // keeps to the marks, but the givens (none) have many solutions; the game needs givens
+    // with one.
+    let sol: Vec<char> = SOLUTION.chars().collect();
+    let fields: Vec<String> = (0..81)
+        .map(|i| format!("{}{}", sol[i], sol[if i % 9 == 8 { i - 8 } else { i + 1 }]))
+        .collect();
+    let line = marks_line(&fields);
+    let parsed = shudu_core::format::Reader::new(line.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
+    assert!(
+        matches!(
+            shudu_core::solver::solve_unique_marked(&parsed.puzzle, parsed.marks.as_deref()),
+            Solutions::Unique(_)
+        ),
+        "the test's marks have one solution"
+    );
+    let (status, v) = post(app(), "/api/import", json!({ "puzzle": line })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        error_of(&v).contains("their givens (the 0 cells with one candidate) have more than one"),
+        "{v}"
     );
 }
 

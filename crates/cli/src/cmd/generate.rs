@@ -172,7 +172,12 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let mut book = args.print.as_ref().map(|_| Vec::new());
     let summary = job.run(&mut |item, g| {
         if let Some(book) = &mut book {
-            book.push((g.puzzle, g.solution, None));
+            book.push(super::print::Printed {
+                puzzle: g.puzzle,
+                marks: None,
+                solution: g.solution,
+                rating: None,
+            });
         }
         render_one(&mut buf, g, item, &job, format, args.with_solution);
         if args.stats {

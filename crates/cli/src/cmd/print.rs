@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
-use shudu_core::format::Reader;
-use shudu_core::logic::{rate, Rating};
-use shudu_core::solver::{solve_unique, Solutions};
+use shudu_core::format::{Marks, Reader};
+use shudu_core::logic::{rate_marked, Rating};
+use shudu_core::solver::{solve_unique_marked, Solutions};
 use shudu_core::{Grid, Puzzle};
 
 use crate::book::{self, BookConfig, Entry, Paper};
@@ -81,17 +81,9 @@ pub fn run(args: &PrintArgs) -> Result<ExitCode> {
     let mut bad = 0;
     for record in Reader::new(&text) {
         match record {
-            Ok(r) if r.marks.is_some() => {
-                bad += 1;
-                eprintln!(
-                    "shudu: puzzle {}, line {}: a pencil-mark line (729 characters); a book \
-                     prints puzzles of givens (81 characters or a grid)",
-                    r.number, r.line
-                );
-            }
             Ok(r) => {
                 let line = lines.get(r.line - 1).copied().unwrap_or_default();
-                puzzles.push((r.number, r.line, r.puzzle, input_rating(line)));
+                puzzles.push((r.number, r.line, r.puzzle, r.marks, input_rating(line)));
             }
             Err(e) => {
                 bad += 1;
@@ -111,20 +103,26 @@ pub fn run(args: &PrintArgs) -> Result<ExitCode> {
     }
     let solved: Vec<_> = puzzles
         .into_par_iter()
-        .map(|(number, line, puzzle, rating)| {
-            let solution = match solve_unique(&puzzle) {
+        .map(|(number, line, puzzle, marks, rating)| {
+            // A pencil-mark line's solutions are the grids that keep to its marks.
+            let solution = match solve_unique_marked(&puzzle, marks.as_deref()) {
                 Solutions::Unique(g) => Ok(g),
                 Solutions::Multiple(_) => Err("more than one solution"),
                 Solutions::None => Err("no solution"),
             };
-            (number, line, puzzle, rating, solution)
+            (number, line, puzzle, marks, rating, solution)
         })
         .collect();
     let mut book = Vec::with_capacity(solved.len());
     let mut not_unique = 0;
-    for (number, line, puzzle, rating, solution) in solved {
+    for (number, line, puzzle, marks, rating, solution) in solved {
         match solution {
-            Ok(solution) => book.push((puzzle, solution, rating)),
+            Ok(solution) => book.push(Printed {
+                puzzle,
+                marks,
+                solution,
+                rating,
+            }),
             Err(why) => {
                 not_unique += 1;
                 eprintln!(
@@ -150,20 +148,34 @@ pub fn guess_format(path: &Path) -> PrintFormat {
     }
 }
 
-/// Numbers the puzzles from 1 and, with `rate`, rates those (all of them) in parallel.
-pub fn entries(puzzles: Vec<(Puzzle, Grid, Option<Rating>)>, rate_all: bool) -> Vec<Entry> {
+/// A puzzle to print, before it is numbered (and rated).
+pub struct Printed {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// A pencil-mark line's candidates, printed small in the empty cells.
+    pub marks: Option<Box<Marks>>,
+    /// Its one solution (under the marks, when it has some).
+    pub solution: Grid,
+    /// The rating the input carried, if any.
+    pub rating: Option<Rating>,
+}
+
+/// Numbers the puzzles from 1 and, with `rate_all`, rates those (all of them) in parallel:
+/// from the marks when a puzzle has some, as `shudu grade` does.
+pub fn entries(puzzles: Vec<Printed>, rate_all: bool) -> Vec<Entry> {
     puzzles
         .into_par_iter()
         .enumerate()
-        .map(|(i, (puzzle, solution, rating))| Entry {
+        .map(|(i, p)| Entry {
             number: i + 1,
             rating: if rate_all {
-                Some(rate(&puzzle).er)
+                Some(rate_marked(&p.puzzle, p.marks.as_deref()).er)
             } else {
-                rating
+                p.rating
             },
-            puzzle,
-            solution,
+            puzzle: p.puzzle,
+            marks: p.marks,
+            solution: p.solution,
         })
         .collect()
 }

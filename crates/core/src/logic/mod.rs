@@ -769,6 +769,29 @@ pub fn rate_until(puzzle: &Puzzle, stop: &dyn Fn() -> bool) -> Option<Summary> {
     solve_path(puzzle, None, &mut board, drop, stop)
 }
 
+/// [`rate_until`] for a puzzle that may come with pencil marks: the path of [`grade_marked`],
+/// given up (`None`) as soon as `stop()` says so between two steps.
+///
+/// # Examples
+/// ```
+/// use shudu_core::{format::marks_of, Puzzle, logic::{rate_marked, rate_marked_until}};
+/// let p: Puzzle = "...9....3..1....78..7.3.21.......75...25....1.........7..8.5..4.59....8.32..1...9"
+///     .parse()?;
+/// let marks = marks_of(&p);
+/// assert_eq!(rate_marked_until(&p, Some(&marks), &|| false), Some(rate_marked(&p, Some(&marks))));
+/// assert_eq!(rate_marked_until(&p, Some(&marks), &|| true), None);
+/// # Ok::<(), shudu_core::ParseError>(())
+/// ```
+pub fn rate_marked_until(
+    puzzle: &Puzzle,
+    marks: Option<&crate::format::Marks>,
+    stop: &dyn Fn() -> bool,
+) -> Option<Summary> {
+    let mut board = Board::from_position(puzzle, puzzle, marks);
+    board.explain = false;
+    solve_path(puzzle, marks, &mut board, drop, stop)
+}
+
 /// The loop of [`grade`] and [`rate`]: applies the easiest step until the board is solved or
 /// stuck, handing each step to `keep`; `None` if `stop()` said so before a step.
 fn solve_path(

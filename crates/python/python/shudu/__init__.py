@@ -64,7 +64,9 @@ __all__ = [
 ]
 
 PuzzleLike = Union[str, Sequence[int], np.ndarray]
-"""A puzzle: an 81-character string, or 81 integers 0-9 (0 for empty)."""
+"""A puzzle: an 81-character string (or any format ``shudu`` reads, such as the 729-character
+pencil-mark line, whose marks ``solve``, ``count_solutions``, ``rate``, ``explain`` and ``hint``
+keep to, as the CLI does), or 81 integers 0-9 (0 for empty)."""
 
 
 def _text(puzzle: PuzzleLike) -> str:
@@ -182,6 +184,7 @@ class Solved:
 
 def solve(puzzle: PuzzleLike) -> Optional[str]:
     """The first solution of ``puzzle`` as an 81-character string, or ``None`` if it has none.
+    For a pencil-mark line, the first grid that keeps to its marks.
 
     Raises ``ValueError`` for a puzzle that cannot be read (with its position).
     """
@@ -284,7 +287,8 @@ def from_array(arr: np.ndarray) -> List[str]:
 
 
 def rate(puzzle: PuzzleLike) -> Rating:
-    """Rates ``puzzle`` on the Sudoku Explainer scale (the same figures as ``shudu grade``)."""
+    """Rates ``puzzle`` on the Sudoku Explainer scale (the same figures as ``shudu grade``); a
+    pencil-mark line from its marks."""
     return Rating._from(_shudu.rate(_text(puzzle)))
 
 
@@ -309,8 +313,9 @@ def hint(
     marks: Optional[Sequence[str]] = None,
 ) -> Optional[Step]:
     """The next step for a position: ``puzzle`` holds the givens, ``entries`` the player's digits,
-    ``marks`` 81 strings of pencil-mark digits (``""``: no marks given for that cell). ``None``
-    when the grid is complete or nothing applies."""
+    ``marks`` 81 strings of pencil-mark digits (``""``: no marks given for that cell). A
+    pencil-mark line as ``puzzle`` brings its own marks (then not ``marks`` too: ``ValueError``).
+    ``None`` when the grid is complete or nothing applies."""
     step = _shudu.hint(
         _text(puzzle),
         None if entries is None else _text(entries),
