@@ -664,5 +664,30 @@ await step('axe finds no violations with a hint at stage 3, notes, colours and l
   }
 });
 
+// A removal applied from a hint without notes writes the cell's remaining candidates; the next
+// hint must judge them and move on, not offer the same removal again (the player would be stuck).
+const POINTING = '12......9.5..9.2.3........4.3.........18.........246......67.5...2.41.7.9........';
+await step('a removal applied without notes is not offered again by the next hint', async () => {
+  await open();
+  await importPuzzle(POINTING);
+  await openHint();
+  assert(/Pointing/.test(await page.textContent('#hint-text')), 'the first hint is a pointing');
+  await page.click('#hint-next');
+  await page.click('#hint-next');
+  const first = await page.textContent('#hint-text');
+  await page.click('#hint-next'); // Apply
+  await page.waitForSelector('#hint-panel', { state: 'hidden' });
+  const g = await saved();
+  const touched = g.marks.map((m, i) => [m, i]).filter(([m]) => m).map(([, i]) => i);
+  assert(touched.length > 0, 'the removal left notes in its cells');
+  assert(touched.every((i) => g.complete[i]), 'those notes are marked complete');
+  await openHint();
+  await page.click('#hint-next');
+  await page.click('#hint-next');
+  const second = await page.textContent('#hint-text');
+  assert(second !== first, `the second hint differs from the first: ${second}`);
+  await page.context().close();
+});
+
 await browser.close();
 console.log(`${passed} passed, 0 failed`);

@@ -1152,12 +1152,19 @@ function applyHint() {
   if (!d || ui.hint.key !== positionKey()) return;
   const vals = boardValues();
   const changes = new Map();
+  // Cells whose notes the hint writes from scratch (every candidate but the removed ones): they
+  // are complete, so the next hint judges them and does not offer the same removal again.
+  const derived = [];
   for (const { cell, digit } of d.placements) placement(cell, digit, changes);
   for (const { cell, digit } of d.eliminations) {
     let m = changes.get(cell)?.m ?? game.marks[cell];
-    if (!m) m = candidatesOf(cell, vals); // show what is left once the digit goes
+    if (!m) {
+      m = candidatesOf(cell, vals); // show what is left once the digit goes
+      if (!game.filled && !game.complete[cell]) derived.push(cell);
+    }
     changes.set(cell, { ...changes.get(cell), m: m & ~bit(digit) });
   }
+  for (const cell of derived) game.complete[cell] = 1;
   for (const cell of d.clear) changes.set(cell, { v: 0 });
   for (const { cell, digit } of d.restore_marks) {
     changes.set(cell, { m: (changes.get(cell)?.m ?? game.marks[cell]) | bit(digit) });
@@ -1172,6 +1179,7 @@ function applyHint() {
     announce('Applied the hint.');
   } else {
     game.applied--;
+    for (const cell of derived) game.complete[cell] = 0;
     render();
   }
 }
