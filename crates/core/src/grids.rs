@@ -110,13 +110,7 @@ pub fn random_grid_from<R: RngCore>(rng: &mut R, first: Option<Digit>) -> Grid {
     }
     let b2 = sample_beside(row_sets(&b1), rng);
     let b3 = rest_of_band(&b1, &b2, rng);
-    grid_of(complete::complete(&[b1, b2, b3], rng))
-}
-
-/// The grid of 81 digit indices (0..9).
-#[inline]
-fn grid_of(cells: [u8; 81]) -> Grid {
-    Grid::from_valid_bytes(cells.map(|d| d + 1))
+    Grid::from_valid_bytes(complete::complete(&[b1, b2, b3], rng))
 }
 
 /// A random complete grid made as before the band completion: boxes 1 to 5 and 7 drawn box by
@@ -162,6 +156,12 @@ pub fn descent_grid<R: RngCore>(rng: &mut R) -> Grid {
 #[inline]
 fn row_sets(b: &[u8; 9]) -> [u32; 3] {
     [0, 1, 2].map(|r| (1 << b[3 * r]) | (1 << b[3 * r + 1]) | (1 << b[3 * r + 2]))
+}
+
+/// A box's digits (indices, row-major) as the digit set of each of its columns.
+#[inline]
+fn col_sets(b: &[u8; 9]) -> [u32; 3] {
+    [0, 1, 2].map(|c| (1 << b[c]) | (1 << b[c + 3]) | (1 << b[c + 6]))
 }
 
 /// A box's digits with rows and columns exchanged.
@@ -385,17 +385,19 @@ impl Digits {
 fn band_from_index(k: u64, first: Option<Digit>) -> [[u8; 9]; 3] {
     let mut k = Digits(k);
     // Box 1: a permutation by its Lehmer code (the top-left digit fixed first, if asked).
-    let mut pool: Vec<u8> = (0..9).collect();
+    // The digits not yet placed, as a set: the `i`-th smallest is taken for code digit `i`.
+    let mut pool = 0x1FFu32;
     let mut b1 = [0u8; 9];
     let mut from = 0;
     if let Some(d) = first {
         b1[0] = d.as_index() as u8;
-        pool.retain(|&x| x != b1[0]);
+        pool &= !(1 << b1[0]);
         from = 1;
     }
     for slot in b1.iter_mut().skip(from) {
-        let i = k.take(pool.len() as u64) as usize;
-        *slot = pool.remove(i);
+        let d = nth_bit(pool, k.take(pool.count_ones() as u64) as u32);
+        pool &= !(1 << d);
+        *slot = d as u8;
     }
     // Box 2: which digits of each of box 1's rows move to the next row (56 ways, as in
     // `sample_beside`), then the order inside each row.
@@ -456,7 +458,7 @@ pub fn grid_for_item(seed: u64, item: u64, first: Option<Digit>) -> Grid {
     let n = max_batch(first);
     assert!(item < n, "item {item} beyond the {n} first bands");
     let band = band_from_index(permute(item, n, seed), first);
-    grid_of(complete::complete(&band, &mut rng_for(seed, item)))
+    Grid::from_valid_bytes(complete::complete(&band, &mut rng_for(seed, item)))
 }
 
 /// Makes the distinct random grids of `config`. Parallel (on rayon's pool) and reproducible:

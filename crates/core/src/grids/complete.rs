@@ -19,7 +19,7 @@
 
 use rand::RngCore;
 
-use super::{below, beside_sets, row_sets, three_bits, transpose, ORDERS};
+use super::{below, beside_sets, col_sets, row_sets, three_bits, transpose, ORDERS};
 
 /// All nine digits.
 const ALL: u32 = 0x1FF;
@@ -87,7 +87,7 @@ fn one_of_two(fits: u32, bit: u32) -> usize {
     }
 }
 
-/// The 81 cells (digit indices 0..9, row-major) of a random grid whose first band is `band`
+/// The 81 cells (bytes 1..=9, row-major) of a random grid whose first band is `band`
 /// (boxes 1, 2, 3, each row-major). Every grid with that first band can come out
 /// (docs/ALGORITHM.md, "Every grid is reachable").
 ///
@@ -95,10 +95,14 @@ fn one_of_two(fits: u32, bit: u32) -> usize {
 /// Constant expected time: about 2,000 instructions (callgrind, `examples/grid_rate.rs`).
 pub(super) fn complete<R: RngCore>(band: &[[u8; 9]; 3], rng: &mut R) -> [u8; 81] {
     // The digit sets of the columns of boxes 1, 2, 3.
-    let cols1 = band.map(|b| row_sets(&transpose(&b)));
+    let cols1 = [col_sets(&band[0]), col_sets(&band[1]), col_sets(&band[2])];
     loop {
         let band2 = draw_band2(&cols1, rng);
-        let cols2 = band2.map(|b| row_sets(&transpose(&b)));
+        let cols2 = [
+            col_sets(&band2[0]),
+            col_sets(&band2[1]),
+            col_sets(&band2[2]),
+        ];
         // Each column of band 3 holds the three digits its column misses above.
         let mut missing = [[0u32; 3]; 9];
         for (c, m) in missing.iter_mut().enumerate() {
@@ -217,7 +221,7 @@ fn draw_band3<R: RngCore>(missing: &[[u32; 3]; 9], rng: &mut R) -> Option<[usize
     Some(orders)
 }
 
-/// The grid's cells from its first band's boxes, its second band's boxes, and band 3's columns
+/// The grid's cells (bytes 1..=9) from its first band's boxes, its second band's boxes, and band 3's columns
 /// (the missing digits of each column and their orders).
 fn assemble(
     band1: &[[u8; 9]; 3],
@@ -229,14 +233,14 @@ fn assemble(
     for (b, band) in [band1, band2].into_iter().enumerate() {
         for (s, digits) in band.iter().enumerate() {
             for (k, &d) in digits.iter().enumerate() {
-                cells[27 * b + 9 * (k / 3) + 3 * s + k % 3] = d;
+                cells[27 * b + 9 * (k / 3) + 3 * s + k % 3] = d + 1;
             }
         }
     }
     for c in 0..9 {
         let o = &ORDERS[orders[c]];
         for x in 0..3 {
-            cells[54 + 9 * x + c] = missing[c][o[x]].trailing_zeros() as u8;
+            cells[54 + 9 * x + c] = missing[c][o[x]].trailing_zeros() as u8 + 1;
         }
     }
     cells
