@@ -117,41 +117,56 @@ pub(super) fn complete<R: RngCore>(band: &[[u8; 9]; 3], rng: &mut R) -> [u8; 81]
 }
 
 /// Boxes 4, 5 and 6 below a first band whose boxes' column digit sets are `cols`: uniform among
-/// all the second bands that fit.
+/// all the second bands that fit (box 4 uniform, boxes 5 and 6 uniform among those that fit box
+/// 4, and a box 4 they do not fit drawn again with them).
 fn draw_band2<R: RngCore>(cols: &[[u32; 3]; 3], rng: &mut R) -> [[u8; 9]; 3] {
     loop {
         // Box 4: uniform beside box 1's columns, never a dead end.
         let b4 = transpose(&super::sample_beside(cols[0], rng));
-        let r4 = row_sets(&b4);
-        // The digit sets of box 5's rows: uniform among the 56 that avoid box 4's rows. Box 6's
-        // rows hold what is left of each row.
-        let t = beside_sets(r4, rng);
-        let u = [0, 1, 2].map(|r| ALL & !(r4[r] | t[r]));
-        // A row of box 5 (6) fits the columns above it in exactly two orders unless its three
-        // digits are one column of box 2 (3); then in none.
-        let mut order_bits = rng.next_u32();
-        let mut fit = [0u32; 6];
-        for r in 0..3 {
-            fit[r] = fitting(&three_bits(t[r]), &cols[1]);
-            fit[3 + r] = fitting(&three_bits(u[r]), &cols[2]);
+        if let Some([b5, b6]) = beside_box4(cols, &b4, rng) {
+            return [b4, b5, b6];
         }
-        if fit.contains(&0) {
-            continue;
-        }
-        let mut b5 = [0u8; 9];
-        let mut b6 = [0u8; 9];
-        for r in 0..3 {
-            for (b, set, f) in [(&mut b5, t[r], fit[r]), (&mut b6, u[r], fit[3 + r])] {
-                let bits = three_bits(set);
-                let order = &ORDERS[one_of_two(f, order_bits)];
-                order_bits >>= 1;
-                for x in 0..3 {
-                    b[3 * r + x] = bits[order[x]].trailing_zeros() as u8;
-                }
+    }
+}
+
+/// Boxes 5 and 6 beside box 4 under a first band whose boxes' column digit sets are `cols`: one
+/// draw, each of the fillings that fit with the same probability, or `None` (about one draw in
+/// five) if the one drawn does not fit.
+///
+/// The digit sets of box 5's rows are one of the 56 that avoid box 4's rows (uniform, as for box
+/// 2 beside box 1); box 6's rows hold what is left of each row. A row of box 5 (6) then fits the
+/// columns above it in exactly two orders, unless its three digits are one column of box 2
+/// (3): then in none.
+fn beside_box4<R: RngCore>(
+    cols: &[[u32; 3]; 3],
+    b4: &[u8; 9],
+    rng: &mut R,
+) -> Option<[[u8; 9]; 2]> {
+    let r4 = row_sets(b4);
+    let t = beside_sets(r4, rng);
+    let u = [0, 1, 2].map(|r| ALL & !(r4[r] | t[r]));
+    let mut fit = [0u32; 6];
+    for r in 0..3 {
+        fit[r] = fitting(&three_bits(t[r]), &cols[1]);
+        fit[3 + r] = fitting(&three_bits(u[r]), &cols[2]);
+    }
+    if fit.contains(&0) {
+        return None;
+    }
+    let mut order_bits = rng.next_u32();
+    let mut b5 = [0u8; 9];
+    let mut b6 = [0u8; 9];
+    for r in 0..3 {
+        for (b, set, f) in [(&mut b5, t[r], fit[r]), (&mut b6, u[r], fit[3 + r])] {
+            let bits = three_bits(set);
+            let order = &ORDERS[one_of_two(f, order_bits)];
+            order_bits >>= 1;
+            for x in 0..3 {
+                b[3 * r + x] = bits[order[x]].trailing_zeros() as u8;
             }
         }
-        return [b4, b5, b6];
     }
+    Some([b5, b6])
 }
 
 /// The 27-bit placement (see the module docs) of the digits `bits` of one column of band 3 in
@@ -249,12 +264,153 @@ fn assemble(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grids::rng_for;
+    use std::collections::HashMap;
 
     #[test]
     fn fitting_table_has_two_orders_unless_all_are_barred_from_one_position() {
         for f in 0..27 {
             let expected = if f % 13 == 0 { 0 } else { 2 };
             assert_eq!(FITTING[f].count_ones(), expected, "entry {f}");
+        }
+    }
+
+    /// Every filling of the cells `todo` (row, column) of `cells` (digit indices, 9 = empty)
+    /// that keeps every house free of repeats: a plain backtracking search, sharing nothing
+    /// with the completion.
+    fn all_fillings(cells: &[u8; 81], todo: &[(usize, usize)]) -> Vec<Vec<u8>> {
+        fn go(cells: &mut [u8; 81], todo: &[(usize, usize)], out: &mut Vec<Vec<u8>>) {
+            let Some((&(r, c), rest)) = todo.split_first() else {
+                out.push(cells.to_vec());
+                return;
+            };
+            for d in 0..9u8 {
+                let clash = (0..9).any(|k| {
+                    let (br, bc) = (3 * (r / 3) + k / 3, 3 * (c / 3) + k % 3);
+                    cells[9 * r + k] == d || cells[9 * k + c] == d || cells[9 * br + bc] == d
+                });
+                if !clash {
+                    cells[9 * r + c] = d;
+                    go(cells, rest, out);
+                    cells[9 * r + c] = 9;
+                }
+            }
+        }
+        let mut cells = *cells;
+        for &(r, c) in todo {
+            cells[9 * r + c] = 9;
+        }
+        let mut out = Vec::new();
+        go(&mut cells, todo, &mut out);
+        out
+    }
+
+    /// A grid of the completion, as digit indices.
+    fn some_grid(seed: u64) -> [u8; 81] {
+        crate::grids::random_grid(&mut rng_for(seed, 0))
+            .as_bytes()
+            .map(|v| v - 1)
+    }
+
+    #[test]
+    fn band_3_reaches_every_completion_of_the_bands_above() {
+        for seed in 0..6 {
+            let grid = some_grid(seed);
+            let todo: Vec<_> = (54..81).map(|i| (i / 9, i % 9)).collect();
+            let all = all_fillings(&grid, &todo);
+            assert!(all.contains(&grid.to_vec()), "the grid's own band 3 is one");
+            let mut missing = [[0u32; 3]; 9];
+            for (c, m) in missing.iter_mut().enumerate() {
+                let above = (0..6).fold(0, |a, r| a | 1 << grid[9 * r + c]);
+                *m = three_bits(ALL & !above);
+            }
+            let band: [[u8; 9]; 3] =
+                std::array::from_fn(|s| std::array::from_fn(|k| grid[9 * (k / 3) + 3 * s + k % 3]));
+            let band2: [[u8; 9]; 3] = std::array::from_fn(|s| {
+                std::array::from_fn(|k| grid[27 + 9 * (k / 3) + 3 * s + k % 3])
+            });
+            // Each completion has probability at least 1 / (216 * 8) a draw: 40,000 draws
+            // miss one with a chance below e^-23.
+            let mut seen: HashMap<Vec<u8>, u32> = HashMap::new();
+            let mut rng = rng_for(seed, 1);
+            for _ in 0..40_000 {
+                let orders = loop {
+                    if let Some(o) = draw_band3(&missing, &mut rng) {
+                        break o;
+                    }
+                };
+                let cells = assemble(&band, &band2, &missing, &orders).map(|v| v - 1);
+                *seen.entry(cells.to_vec()).or_default() += 1;
+            }
+            for g in seen.keys() {
+                assert!(
+                    all.contains(g),
+                    "seed {seed}: drew a grid that breaks the rules"
+                );
+            }
+            assert_eq!(
+                seen.len(),
+                all.len(),
+                "seed {seed}: some completions never drawn"
+            );
+        }
+    }
+
+    #[test]
+    fn boxes_5_and_6_are_uniform_among_those_that_fit_box_4() {
+        for seed in 10..14 {
+            let grid = some_grid(seed);
+            let todo: Vec<_> = (27..54)
+                .map(|i| (i / 9, i % 9))
+                .filter(|&(_, c)| c >= 3)
+                .collect();
+            let mut above = grid;
+            above[54..].fill(9);
+            let all = all_fillings(&above, &todo);
+            let band: [[u8; 9]; 3] =
+                std::array::from_fn(|s| std::array::from_fn(|k| grid[9 * (k / 3) + 3 * s + k % 3]));
+            let cols = [col_sets(&band[0]), col_sets(&band[1]), col_sets(&band[2])];
+            let b4: [u8; 9] = std::array::from_fn(|k| grid[27 + 9 * (k / 3) + k % 3]);
+            let draws = 200 * all.len();
+            let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
+            let mut rng = rng_for(seed, 2);
+            for _ in 0..draws {
+                let [b5, b6] = loop {
+                    if let Some(b) = beside_box4(&cols, &b4, &mut rng) {
+                        break b;
+                    }
+                };
+                let mut cells = above;
+                for k in 0..9 {
+                    cells[27 + 9 * (k / 3) + 3 + k % 3] = b5[k];
+                    cells[27 + 9 * (k / 3) + 6 + k % 3] = b6[k];
+                }
+                *seen.entry(cells.to_vec()).or_default() += 1;
+            }
+            for g in seen.keys() {
+                assert!(
+                    all.contains(g),
+                    "seed {seed}: drew boxes that break the rules"
+                );
+            }
+            assert_eq!(
+                seen.len(),
+                all.len(),
+                "seed {seed}: some fillings never drawn"
+            );
+            // Pearson's chi-square against the uniform distribution, K - 1 degrees of freedom:
+            // more than 6 standard deviations above its mean would be a biased draw.
+            let k = all.len() as f64;
+            let expected = draws as f64 / k;
+            let chi2: f64 = seen
+                .values()
+                .map(|&n| (n as f64 - expected).powi(2) / expected)
+                .sum();
+            let bound = (k - 1.0) + 6.0 * (2.0 * (k - 1.0)).sqrt();
+            assert!(
+                chi2 < bound,
+                "seed {seed}: chi-square {chi2:.0} over {k} fillings"
+            );
         }
     }
 }
