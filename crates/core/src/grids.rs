@@ -1,12 +1,12 @@
 //! Random complete grids (终盘), one at a time or in distinct, reproducible batches.
 //!
-//! A grid is made box by box, each box drawn at random among those that fit the boxes already
-//! drawn (box 1; boxes 2 and 4, uniformly and without dead ends; boxes 3 and 7, whose digit sets
-//! are forced; box 5), and the remaining boxes 6, 8 and 9 are completed by the exact solver,
-//! whose guesses pick a random candidate. Every valid grid can come out: each of its boxes has a
-//! positive probability of being drawn given the ones before, and at every guess its own digit is
-//! still a candidate (propagation only removes digits that no completion can hold), so the path
-//! that always guesses the target's digit has a positive probability. See docs/ALGORITHM.md.
+//! A grid is made band by band. The first band is drawn box by box, each box drawn at random
+//! among those that fit the boxes already drawn (box 1; box 2, uniformly and without dead ends;
+//! box 3, whose rows' digit sets are forced), or in a batch given by its index. The band
+//! completion (module `complete`) then draws band 2 uniformly among those that fit band 1, and
+//! band 3 as an order of each column's three missing digits, without the solver. Every valid
+//! grid can come out: each step gives the grid's own boxes a positive probability. See
+//! docs/ALGORITHM.md, "Complete grids".
 
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
