@@ -355,7 +355,6 @@ fn solve_assignment_file(
     if !fits {
         return Ok(None);
     }
-    let format: shudu_core::format::Format = FormatArg::Grid.into();
     let solve_chunk = |c: usize, mut bytes: Vec<u8>| -> Answers {
         let mut a = Answers {
             bytes: {
@@ -370,7 +369,9 @@ fn solve_assignment_file(
         };
         for k in c * CHUNK..((c + 1) * CHUNK).min(n) {
             let p = parse_record(record(k));
-            if p.first_conflict().is_some() {
+            let solutions = solve_unique(&p);
+            // Givens that break the rules have no solution: the rules are checked only then.
+            if matches!(solutions, Solutions::None) && p.first_conflict().is_some() {
                 // The general reader's error for it, placed in the whole file, and an empty
                 // grid in its place.
                 let mut e = shudu_core::format::Reader::new(record(k))
@@ -381,12 +382,15 @@ fn solve_assignment_file(
                 e.line += 10 * k;
                 a.invalid += 1;
                 let _ = writeln!(a.problems, "shudu: {e}");
-                format.write(&mut a.bytes, k, &shudu_core::Puzzle::empty());
+                if k > 0 {
+                    a.bytes.push(b'\n');
+                }
+                crate::io::write_grid(&mut a.bytes, shudu_core::Puzzle::empty().as_bytes());
                 continue;
             }
             // The same answers and messages as `solve_all` (the puzzle back when it has no
             // solution or several; its number and first line on standard error).
-            let answer = match solve_unique(&p) {
+            let answer = match solutions {
                 Solutions::Unique(g) => {
                     a.unique += 1;
                     g.to_puzzle()
@@ -412,7 +416,11 @@ fn solve_assignment_file(
                     p
                 }
             };
-            format.write(&mut a.bytes, k, &answer);
+            // The grid format of `solve_all`: a blank line between records.
+            if k > 0 {
+                a.bytes.push(b'\n');
+            }
+            crate::io::write_grid(&mut a.bytes, answer.as_bytes());
         }
         a
     };
