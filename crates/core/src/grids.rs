@@ -91,7 +91,7 @@ pub fn random_grid<R: RngCore>(rng: &mut R) -> Grid {
 /// among those that start with it, so every grid with that digit there stays reachable.
 ///
 /// The first band is drawn box by box, each box uniform among those that fit the boxes before
-/// it, and the band completion ([`complete`]) draws bands 2 and 3 (docs/ALGORITHM.md, "Complete
+/// it, and the band completion (module `complete`) draws bands 2 and 3 (docs/ALGORITHM.md, "Complete
 /// grids"):
 ///
 /// ```text
@@ -116,7 +116,7 @@ pub fn random_grid_from<R: RngCore>(rng: &mut R, first: Option<Digit>) -> Grid {
 /// A random complete grid made as before the band completion: boxes 1 to 5 and 7 drawn box by
 /// box (box 5 by a small random search), and boxes 6, 8 and 9 completed by the exact solver's
 /// random descent. Every grid can come out, as from [`random_grid`], with another distribution.
-/// About 7 times slower than [`random_grid`]; kept as the reference that `benches/grids.rs`
+/// About 4 times slower than [`random_grid`]; kept as the reference that `benches/grids.rs`
 /// measures it against.
 ///
 /// # Examples
