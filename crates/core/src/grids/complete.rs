@@ -25,8 +25,8 @@ use super::{below, beside_sets, col_sets, row_sets, three_bits, transpose, ORDER
 const ALL: u32 = 0x1FF;
 
 /// How many boxes 7 are drawn for one pair of bands 1 and 2 before band 2 is drawn again. About
-/// one box 7 in ten fits (docs/ALGORITHM.md); a band 2 that no box 7 fits is rare, and this
-/// bound keeps it from costing more than a few redraws.
+/// one box 7 in two fits (1.92 draws a grid, docs/ALGORITHM.md); the bound was reached twice in
+/// 100,000 grids, and keeps a band 2 that few or no boxes 7 fit from costing more than that.
 const BOX7_TRIES: u32 = 64;
 
 /// The orders (indices into [`ORDERS`]) that fit, as a 6-bit set, for each way three items can
