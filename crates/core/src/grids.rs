@@ -736,6 +736,31 @@ mod tests {
         }
     }
 
+    /// The first band of an index decoded the plain way: box 1's Lehmer digits one at a time
+    /// from a list, then the rest as `band_from_index` does.
+    #[test]
+    fn band_from_index_decodes_box_1_as_the_plain_lehmer_code() {
+        let d = Digit::new(4).unwrap();
+        for first in [None, Some(d)] {
+            let n = max_batch(first);
+            for k in (0..5000u64).map(|i| i * (n / 5000) + i % 7) {
+                let mut rest = k;
+                let mut pool: Vec<u8> = (0..9).collect();
+                let mut b1 = Vec::new();
+                if let Some(d) = first {
+                    pool.retain(|&x| x as usize != d.as_index());
+                    b1.push(d.as_index() as u8);
+                }
+                while !pool.is_empty() {
+                    let len = pool.len() as u64;
+                    b1.push(pool.remove((rest % len) as usize));
+                    rest /= len;
+                }
+                assert_eq!(band_from_index(k, first)[0].to_vec(), b1, "index {k}");
+            }
+        }
+    }
+
     #[test]
     fn permute_is_a_permutation_for_every_size_and_key() {
         for n in [1u64, 2, 3, 7, 100, 1000, 4097] {
