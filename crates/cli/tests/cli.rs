@@ -376,6 +376,80 @@ fn solve_mode_writes_solutions_in_order() {
     assert!(solutions[1].starts_with("417369825"));
 }
 
+/// `-s` reads a file in the assignment's exact layout by a fast path, and any other file by the
+/// general reader; either way it writes what `shudu solve --format grid` prints, with the same
+/// messages and exit code, for puzzles with one, several or no solutions and for a record that
+/// breaks the rules.
+#[test]
+fn solve_mode_matches_solve_to_the_byte_on_every_kind_of_record() {
+    let as_grid = |p: &str| -> String {
+        p.as_bytes()
+            .chunks(9)
+            .map(|row| {
+                let digits: Vec<String> = row
+                    .iter()
+                    .map(|&b| {
+                        if b == b'.' {
+                            "0".into()
+                        } else {
+                            (b as char).to_string()
+                        }
+                    })
+                    .collect();
+                digits.join(" ") + "\n"
+            })
+            .collect()
+    };
+    let no_solution = format!("12345678.........9{}", ".".repeat(63));
+    let conflict = format!("11{}", ".".repeat(79));
+    let records = [
+        as_grid(PUZZLE),
+        as_grid(&".".repeat(81)),
+        as_grid(&no_solution),
+        as_grid(&conflict),
+        as_grid(PUZZLE),
+    ];
+    let exact = records.join("\n");
+    let inputs = [
+        ("exact layout", exact.clone()),
+        ("exact layout, final blank line", exact.clone() + "\n"),
+        ("a dot for a blank", exact.replacen(" 0 ", " . ", 1)),
+        ("CRLF line ends", exact.replace('\n', "\r\n")),
+    ];
+    for (what, input) in inputs {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("in.txt"), &input).unwrap();
+        let fast = shudu()
+            .current_dir(dir.path())
+            .args(["-s", "in.txt"])
+            .output()
+            .unwrap();
+        let general = shudu()
+            .current_dir(dir.path())
+            .args(["solve", "--format", "grid", "in.txt"])
+            .output()
+            .unwrap();
+        assert_eq!(fast.status.code(), Some(2), "{what}: the bad record");
+        assert_eq!(fast.status.code(), general.status.code(), "{what}");
+        assert_eq!(
+            fs::read(dir.path().join("sudoku.txt")).unwrap(),
+            general.stdout,
+            "{what}"
+        );
+        let stderr = String::from_utf8(fast.stderr).unwrap();
+        let (messages, last) = stderr.trim_end().rsplit_once('\n').unwrap();
+        assert_eq!(
+            format!("{messages}\n"),
+            String::from_utf8(general.stderr).unwrap(),
+            "{what}"
+        );
+        assert_eq!(
+            last, "shudu: wrote 5 records to sudoku.txt (2 solved)",
+            "{what}"
+        );
+    }
+}
+
 #[test]
 fn broken_pipe_is_not_an_error() {
     let mut child = StdCommand::new(env!("CARGO_BIN_EXE_shudu"))

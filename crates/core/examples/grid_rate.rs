@@ -1,5 +1,6 @@
 //! Development probe: random complete grids per second on one thread (CPU time).
-//! `cargo run --release -p shudu-core --example grid_rate` (env `N`, default 200000).
+//! `cargo run --release -p shudu-core --example grid_rate` (env `N`, default 200000; `ITEMS=1`
+//! makes batch items, `grid_for_item`, as `shudu grids` does, instead of `random_grid`).
 
 fn cpu_seconds() -> f64 {
     std::fs::read_to_string("/proc/thread-self/schedstat")
@@ -13,11 +14,17 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200_000);
+    let items = std::env::var("ITEMS").is_ok_and(|v| v == "1");
     let mut rng = shudu_core::grids::rng_for(1, 0);
     let t0 = cpu_seconds();
     let mut check = 0u64;
-    for _ in 0..n {
-        check += shudu_core::grids::random_grid(&mut rng).as_bytes()[40] as u64;
+    for i in 0..n {
+        let g = if items {
+            shudu_core::grids::grid_for_item(1, i as u64, None)
+        } else {
+            shudu_core::grids::random_grid(&mut rng)
+        };
+        check += g.as_bytes()[40] as u64;
     }
     let secs = cpu_seconds() - t0;
     println!(

@@ -1,12 +1,12 @@
 //! Random complete grids (终盘), one at a time or in distinct, reproducible batches.
 //!
-//! A grid is made box by box, each box drawn at random among those that fit the boxes already
-//! drawn (box 1; boxes 2 and 4, uniformly and without dead ends; boxes 3 and 7, whose digit sets
-//! are forced; box 5), and the remaining boxes 6, 8 and 9 are completed by the exact solver,
-//! whose guesses pick a random candidate. Every valid grid can come out: each of its boxes has a
-//! positive probability of being drawn given the ones before, and at every guess its own digit is
-//! still a candidate (propagation only removes digits that no completion can hold), so the path
-//! that always guesses the target's digit has a positive probability. See docs/ALGORITHM.md.
+//! A grid is made band by band. The first band is drawn box by box, each box drawn at random
+//! among those that fit the boxes already drawn (box 1; box 2, uniformly and without dead ends;
+//! box 3, whose rows' digit sets are forced), or in a batch given by its index. The band
+//! completion (module `complete`) then draws band 2 uniformly among those that fit band 1, and
+//! band 3 as an order of each column's three missing digits, without the solver. Every valid
+//! grid can come out: each step gives the grid's own boxes a positive probability. See
+//! docs/ALGORITHM.md, "Complete grids".
 
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -15,6 +15,8 @@ use rayon::prelude::*;
 use crate::bitset::{Cell, Digit};
 use crate::grid::Grid;
 use crate::solver::{descend, Guesser, State};
+
+mod complete;
 
 /// The random number generator behind every seeded generator of shudu: xoshiro256++, whose
 /// output is fixed by its specification, so a seed gives the same grids on every platform.
@@ -88,25 +90,44 @@ pub fn random_grid<R: RngCore>(rng: &mut R) -> Grid {
 /// [`random_grid`] with, if asked, `first` in the top-left cell: box 1's permutation is drawn
 /// among those that start with it, so every grid with that digit there stays reachable.
 ///
-/// The boxes are drawn in an order where each is cheap (docs/ALGORITHM.md, "Complete grids"):
+/// The first band is drawn box by box, each box uniform among those that fit the boxes before
+/// it, and the band completion (module `complete`) draws bands 2 and 3 (docs/ALGORITHM.md, "Complete
+/// grids"):
 ///
 /// ```text
 ///   1 2 3     1: a random permutation
-///   4 5 .     2, 4: uniform among the 56 · 3!³ fillings beside box 1 (no dead end)
-///   7 . .     3, 7: forced digit sets per row (column), in random order
-///             5: a small random search against box 4's rows and box 2's columns
-///             the rest: the solver's random descent
+///   4 5 6     2: uniform among the 56 · 3!³ fillings beside box 1 (no dead end)
+///   7 8 9     3: forced digit sets per row, in random order
+///             bands 2 and 3: the band completion
 /// ```
 ///
-/// A dead end (box 5, or the descent) starts over. Every grid can come out: each draw gives the
-/// grid's own box a positive probability, and the descent can guess the grid's own digits.
+/// Every grid can come out: each draw gives the grid's own box (band) a positive probability.
 pub fn random_grid_from<R: RngCore>(rng: &mut R, first: Option<Digit>) -> Grid {
+    let mut b1 = shuffled(rng);
+    if let Some(d) = first {
+        let at = b1.iter().position(|&x| x as usize == d.as_index());
+        b1.swap(0, at.expect("a permutation holds every digit"));
+    }
+    let b2 = sample_beside(row_sets(&b1), rng);
+    let b3 = rest_of_band(&b1, &b2, rng);
+    Grid::from_valid_bytes(complete::complete(&[b1, b2, b3], rng))
+}
+
+/// A random complete grid made as before the band completion: boxes 1 to 5 and 7 drawn box by
+/// box (box 5 by a small random search), and boxes 6, 8 and 9 completed by the exact solver's
+/// random descent. Every grid can come out, as from [`random_grid`], with another distribution.
+/// About 4 times slower than [`random_grid`]; kept as the reference that `benches/grids.rs`
+/// measures it against.
+///
+/// # Examples
+/// ```
+/// use shudu_core::grids::{descent_grid, rng_for};
+/// let g = descent_grid(&mut rng_for(42, 0));
+/// assert_eq!(g, descent_grid(&mut rng_for(42, 0)));
+/// ```
+pub fn descent_grid<R: RngCore>(rng: &mut R) -> Grid {
     loop {
-        let mut b1 = shuffled(rng);
-        if let Some(d) = first {
-            let at = b1.iter().position(|&x| x as usize == d.as_index());
-            b1.swap(0, at.expect("a permutation holds every digit"));
-        }
+        let b1 = shuffled(rng);
         let b2 = sample_beside(row_sets(&b1), rng);
         let b4 = transpose(&sample_beside(row_sets(&transpose(&b1)), rng));
         let b3 = rest_of_band(&b1, &b2, rng);
@@ -134,7 +155,25 @@ pub fn random_grid_from<R: RngCore>(rng: &mut R, first: Option<Digit>) -> Grid {
 /// A box's digits (indices, row-major) as the digit set of each of its rows.
 #[inline]
 fn row_sets(b: &[u8; 9]) -> [u32; 3] {
-    [0, 1, 2].map(|r| (1 << b[3 * r]) | (1 << b[3 * r + 1]) | (1 << b[3 * r + 2]))
+    // Written out: `[0, 1, 2].map(..)` was an outlined call, 210 more instructions a grid in
+    // `shudu grids` (callgrind).
+    let bit = |k: usize| 1u32 << b[k];
+    [
+        bit(0) | bit(1) | bit(2),
+        bit(3) | bit(4) | bit(5),
+        bit(6) | bit(7) | bit(8),
+    ]
+}
+
+/// A box's digits (indices, row-major) as the digit set of each of its columns.
+#[inline]
+fn col_sets(b: &[u8; 9]) -> [u32; 3] {
+    let bit = |k: usize| 1u32 << b[k];
+    [
+        bit(0) | bit(3) | bit(6),
+        bit(1) | bit(4) | bit(7),
+        bit(2) | bit(5) | bit(8),
+    ]
 }
 
 /// A box's digits with rows and columns exchanged.
@@ -165,6 +204,17 @@ fn rest_of_band<R: RngCore>(a: &[u8; 9], b: &[u8; 9], rng: &mut R) -> [u8; 9] {
 /// the rows: drawing `a` with weight C(3, a)^3, then uniform subsets and orders, draws every
 /// filling with the same probability, and never meets a dead end.
 fn sample_beside<R: RngCore>(sets: [u32; 3], rng: &mut R) -> [u8; 9] {
+    let rows = beside_sets(sets, rng);
+    let mut out = [0u8; 9];
+    for (j, &set) in rows.iter().enumerate() {
+        fill_shuffled(&mut out[3 * j..3 * j + 3], set, rng);
+    }
+    out
+}
+
+/// The digit sets of the rows of [`sample_beside`]'s box: uniform among the 56.
+#[inline]
+fn beside_sets<R: RngCore>(sets: [u32; 3], rng: &mut R) -> [u32; 3] {
     let a = match below(rng, 56) {
         0 => 0,
         1..=27 => 1,
@@ -178,11 +228,7 @@ fn sample_beside<R: RngCore>(sets: [u32; 3], rng: &mut R) -> [u8; 9] {
         rows[(i + 1) % 3] |= to_next;
         rows[(i + 2) % 3] |= sets[i] & !to_next;
     }
-    let mut out = [0u8; 9];
-    for (j, &set) in rows.iter().enumerate() {
-        fill_shuffled(&mut out[3 * j..3 * j + 3], set, rng);
-    }
-    out
+    rows
 }
 
 /// A uniformly random subset with `k` of the three digits of `set`.
@@ -244,17 +290,19 @@ fn sample_box<R: RngCore>(rows: [u32; 3], cols: [u32; 3], rng: &mut R) -> Option
     Some(out)
 }
 
+/// The 3! orders of three things: order `o` puts item `ORDERS[o][x]` at position `x`.
+const ORDERS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// Fills `out` with the three digits of `set` in random order: one draw among the 3! orders.
 #[inline]
 fn fill_shuffled<R: RngCore>(out: &mut [u8], set: u32, rng: &mut R) {
-    const ORDERS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let bits = three_bits(set);
     let order = ORDERS[below(rng, 6) as usize];
     for (x, &i) in out.iter_mut().zip(&order) {
@@ -349,17 +397,19 @@ impl Digits {
 fn band_from_index(k: u64, first: Option<Digit>) -> [[u8; 9]; 3] {
     let mut k = Digits(k);
     // Box 1: a permutation by its Lehmer code (the top-left digit fixed first, if asked).
-    let mut pool: Vec<u8> = (0..9).collect();
+    // The digits not yet placed, as a set: the `i`-th smallest is taken for code digit `i`.
+    let mut pool = 0x1FFu32;
     let mut b1 = [0u8; 9];
     let mut from = 0;
     if let Some(d) = first {
         b1[0] = d.as_index() as u8;
-        pool.retain(|&x| x != b1[0]);
+        pool &= !(1 << b1[0]);
         from = 1;
     }
     for slot in b1.iter_mut().skip(from) {
-        let i = k.take(pool.len() as u64) as usize;
-        *slot = pool.remove(i);
+        let d = nth_bit(pool, k.take(pool.count_ones() as u64) as u32);
+        pool &= !(1 << d);
+        *slot = d as u8;
     }
     // Box 2: which digits of each of box 1's rows move to the next row (56 ways, as in
     // `sample_beside`), then the order inside each row.
@@ -404,14 +454,6 @@ fn band_from_index(k: u64, first: Option<Digit>) -> [[u8; 9]; 3] {
 
 /// Writes the three digits of `set` in the order of index `order` (below 3! = 6).
 fn ordered(out: &mut [u8], set: u32, order: usize) {
-    const ORDERS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let bits = three_bits(set);
     for (x, &i) in out.iter_mut().zip(&ORDERS[order]) {
         *x = bits[i].trailing_zeros() as u8;
@@ -419,37 +461,16 @@ fn ordered(out: &mut [u8], set: u32, order: usize) {
 }
 
 /// Item `item` of the batch `seed`: its first band is the band of index `permute(item)` (a
-/// keyed permutation, so two items never share a band, and so never a grid), the rest is drawn
-/// at random from the item's own stream as [`random_grid_from`] draws it.
+/// keyed permutation, so two items never share a band, and so never a grid), bands 2 and 3 are
+/// drawn by the band completion from the item's own stream, as [`random_grid_from`] draws them.
 ///
 /// # Panics
 /// If `item` is not below [`max_batch`].
 pub fn grid_for_item(seed: u64, item: u64, first: Option<Digit>) -> Grid {
     let n = max_batch(first);
     assert!(item < n, "item {item} beyond the {n} first bands");
-    let [b1, b2, b3] = band_from_index(permute(item, n, seed), first);
-    let mut rng = rng_for(seed, item);
-    loop {
-        let b4 = transpose(&sample_beside(row_sets(&transpose(&b1)), &mut rng));
-        let b7 = transpose(&rest_of_band(&transpose(&b1), &transpose(&b4), &mut rng));
-        let Some(b5) = sample_box(row_sets(&b4), row_sets(&transpose(&b2)), &mut rng) else {
-            continue;
-        };
-        let boxes = [
-            Some(b1),
-            Some(b2),
-            Some(b3),
-            Some(b4),
-            Some(b5),
-            None,
-            Some(b7),
-            None,
-            None,
-        ];
-        if let Some(cells) = descend(State::from_full_boxes(&boxes), &mut RandomGuess(&mut rng)) {
-            return Grid::from_valid_bytes(cells);
-        }
-    }
+    let band = band_from_index(permute(item, n, seed), first);
+    Grid::from_valid_bytes(complete::complete(&band, &mut rng_for(seed, item)))
 }
 
 /// Makes the distinct random grids of `config`. Parallel (on rayon's pool) and reproducible:
@@ -724,6 +745,31 @@ mod tests {
         for _ in 0..200 {
             let g = random_grid(&mut rng);
             assert!(Grid::try_from(g.to_puzzle()).is_ok());
+        }
+    }
+
+    /// The first band of an index decoded the plain way: box 1's Lehmer digits one at a time
+    /// from a list, then the rest as `band_from_index` does.
+    #[test]
+    fn band_from_index_decodes_box_1_as_the_plain_lehmer_code() {
+        let d = Digit::new(4).unwrap();
+        for first in [None, Some(d)] {
+            let n = max_batch(first);
+            for k in (0..5000u64).map(|i| i * (n / 5000) + i % 7) {
+                let mut rest = k;
+                let mut pool: Vec<u8> = (0..9).collect();
+                let mut b1 = Vec::new();
+                if let Some(d) = first {
+                    pool.retain(|&x| x as usize != d.as_index());
+                    b1.push(d.as_index() as u8);
+                }
+                while !pool.is_empty() {
+                    let len = pool.len() as u64;
+                    b1.push(pool.remove((rest % len) as usize));
+                    rest /= len;
+                }
+                assert_eq!(band_from_index(k, first)[0].to_vec(), b1, "index {k}");
+            }
         }
     }
 

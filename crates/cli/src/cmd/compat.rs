@@ -17,6 +17,8 @@
 //! `-n` digs holes at random without the uniqueness check, as the assignment allows; standard
 //! error says so.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -153,7 +155,16 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
         // Read first: a missing or unreadable file leaves sudoku.txt untouched.
         let text = io::read_input(Some(path))?;
         let mut out = Output::create(Some(Path::new(OUTPUT)))?;
-        let summary = crate::cmd::solve::solve_all(&text, &mut out, FormatArg::Grid.into(), false)?;
+        let summary = match solve_assignment_file(&text, &mut out)? {
+            Some(summary) => summary,
+            None => {
+                // Not (all) in the assignment's exact layout: the general reader, which detects
+                // every format and names each bad record. Nothing of the fast path is kept.
+                drop(out);
+                out = Output::create(Some(Path::new(OUTPUT)))?;
+                crate::cmd::solve::solve_all(&text, &mut out, FormatArg::Grid.into(), false)?
+            }
+        };
         summary.finish(out)?;
         if summary.readable() > 0 {
             eprintln!(
@@ -208,4 +219,270 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
         timeout: Some(BUDGET),
     };
     crate::cmd::generate::write_to(&job, FormatArg::Grid.into(), Path::new(OUTPUT))
+}
+
+/// Bytes of one record in the assignment's layout: 9 lines of 9 digits (`0` for a blank) with a
+/// space between digits, each line ending in `\n`.
+const RECORD: usize = 162;
+
+/// Records a worker reads, solves and writes at a time.
+const CHUNK: usize = 1024;
+
+/// Chunks a wave; a wave's answers go to the writer thread while the next wave is solved.
+const WAVE_CHUNKS: usize = 32;
+
+/// What each byte of a record must be: a digit, or this byte.
+const LAYOUT: [u8; RECORD] = {
+    let mut t = [b' '; RECORD];
+    let mut i = 0;
+    while i < RECORD {
+        t[i] = if i % 18 == 17 {
+            b'\n'
+        } else if i % 2 == 0 {
+            b'0'
+        } else {
+            b' '
+        };
+        i += 1;
+    }
+    t
+};
+
+/// The offsets of the 8-byte words that cover a record (the last one overlaps the one before).
+const WORDS: [usize; 21] = {
+    let mut w = [0; 21];
+    let mut i = 0;
+    while i < 20 {
+        w[i] = 8 * i;
+        i += 1;
+    }
+    w[20] = RECORD - 8;
+    w
+};
+
+/// For each word of [`WORDS`]: the layout's bytes, then the bits that must be 0 once the layout
+/// is XORed away (a digit's high nibble, any other byte whole), a 6 added to each digit byte, and
+/// the bit where that addition carries for a digit above 9.
+const CHECKS: [[u64; 4]; 21] = {
+    let mut t = [[0u64; 4]; 21];
+    let mut i = 0;
+    while i < 21 {
+        let mut k = 0;
+        while k < 8 {
+            let b = LAYOUT[WORDS[i] + k];
+            let shift = 8 * k;
+            t[i][0] |= (b as u64) << shift;
+            if b == b'0' {
+                t[i][1] |= 0xF0 << shift;
+                t[i][2] |= 0x06 << shift;
+                t[i][3] |= 0x10 << shift;
+            } else {
+                t[i][1] |= 0xFF << shift;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Whether a record is exactly the assignment's layout: a digit where [`LAYOUT`] has `0`, its
+/// byte elsewhere. Eight bytes at a time: a byte XORed with `0` is below 10 if and only if it
+/// was a digit, so its high nibble is 0 and adding 6 does not carry into bit 4.
+#[inline]
+fn layout_fits(rec: &[u8; RECORD]) -> bool {
+    let mut bad = 0u64;
+    for (&at, &[layout, high, six, carry]) in WORDS.iter().zip(&CHECKS) {
+        let word = u64::from_le_bytes(rec[at..at + 8].try_into().expect("8 bytes"));
+        let x = word ^ layout;
+        bad |= (x & high) | (x.wrapping_add(six) & carry);
+    }
+    bad == 0
+}
+
+/// The puzzle of a record that [`layout_fits`]. It may break the rules.
+#[inline]
+fn parse_record(rec: &[u8; RECORD]) -> shudu_core::Puzzle {
+    let mut cells = [0u8; 81];
+    for (i, c) in cells.iter_mut().enumerate() {
+        *c = rec[18 * (i / 9) + 2 * (i % 9)] - b'0';
+    }
+    shudu_core::Puzzle::from_bytes(cells).expect("the layout holds digits only")
+}
+
+/// One chunk's answers: the output bytes, the problem lines, and the counts.
+struct Answers {
+    bytes: Vec<u8>,
+    problems: String,
+    unique: usize,
+    multiple: usize,
+    none: usize,
+    invalid: usize,
+}
+
+/// `-s`'s fast path, for a file wholly in the assignment's layout (what `-c` writes, puzzles
+/// with `0` for blanks): records cut at fixed offsets, each chunk read, solved and written by
+/// one worker, the answers written in order by a writer thread while the next wave is solved.
+/// The output and the messages are those of `shudu solve --format grid`
+/// ([`solve_all`](crate::cmd::solve::solve_all)), to the byte.
+///
+/// `None`, before anything is written, if a record is not in that layout (the general reader
+/// then reads the file): all records are checked first, in parallel, so that standard error
+/// never gets the messages of a run that is then done again.
+fn solve_assignment_file(
+    text: &[u8],
+    out: &mut Output,
+) -> Result<Option<crate::cmd::solve::Summary>> {
+    use rayon::prelude::*;
+    use shudu_core::solver::{solve_unique, Solutions};
+    // Records joined by one blank line, with or without a final newline.
+    let n = (text.len() + 1) / (RECORD + 1);
+    if n == 0 || !(n * (RECORD + 1) == text.len() + 1 || n * (RECORD + 1) == text.len()) {
+        return Ok(None);
+    }
+    if (1..n).any(|k| text[k * (RECORD + 1) - 1] != b'\n') {
+        return Ok(None);
+    }
+    let record = |k: usize| -> &[u8; RECORD] {
+        text[k * (RECORD + 1)..k * (RECORD + 1) + RECORD]
+            .try_into()
+            .expect("a record is RECORD bytes")
+    };
+    let fits = (0..n)
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .all(|k| layout_fits(record(k)));
+    if !fits {
+        return Ok(None);
+    }
+    let solve_chunk = |c: usize, mut bytes: Vec<u8>| -> Answers {
+        let mut a = Answers {
+            bytes: {
+                bytes.clear();
+                bytes
+            },
+            problems: String::new(),
+            unique: 0,
+            multiple: 0,
+            none: 0,
+            invalid: 0,
+        };
+        for k in c * CHUNK..((c + 1) * CHUNK).min(n) {
+            let p = parse_record(record(k));
+            let solutions = solve_unique(&p);
+            // Givens that break the rules have no solution: the rules are checked only then.
+            if matches!(solutions, Solutions::None) && p.first_conflict().is_some() {
+                // The general reader's error for it, placed in the whole file, and an empty
+                // grid in its place.
+                let mut e = shudu_core::format::Reader::new(record(k))
+                    .next()
+                    .and_then(Result::err)
+                    .expect("the reader rejects a record that breaks the rules");
+                e.puzzle = k + 1;
+                e.line += 10 * k;
+                a.invalid += 1;
+                let _ = writeln!(a.problems, "shudu: {e}");
+                if k > 0 {
+                    a.bytes.push(b'\n');
+                }
+                crate::io::write_grid(&mut a.bytes, shudu_core::Puzzle::empty().as_bytes());
+                continue;
+            }
+            // The same answers and messages as `solve_all` (the puzzle back when it has no
+            // solution or several; its number and first line on standard error).
+            let answer = match solutions {
+                Solutions::Unique(g) => {
+                    a.unique += 1;
+                    g.to_puzzle()
+                }
+                Solutions::Multiple(_) => {
+                    a.multiple += 1;
+                    let _ = writeln!(
+                        a.problems,
+                        "shudu: puzzle {}, line {}: more than one solution",
+                        k + 1,
+                        10 * k + 1
+                    );
+                    p
+                }
+                Solutions::None => {
+                    a.none += 1;
+                    let _ = writeln!(
+                        a.problems,
+                        "shudu: puzzle {}, line {}: no solution",
+                        k + 1,
+                        10 * k + 1
+                    );
+                    p
+                }
+            };
+            // The grid format of `solve_all`: a blank line between records.
+            if k > 0 {
+                a.bytes.push(b'\n');
+            }
+            crate::io::write_grid(&mut a.bytes, answer.as_bytes());
+        }
+        a
+    };
+    let chunks = n.div_ceil(CHUNK);
+    let mut summary = crate::cmd::solve::Summary::default();
+    // Buffers go to the writer and come back empty, to be filled again.
+    let spare = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
+    std::thread::scope(|scope| -> Result<()> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Vec<u8>>>(2);
+        let spare = &spare;
+        let writer = scope.spawn(move || -> Result<()> {
+            for bufs in rx {
+                for buf in bufs {
+                    out.write_all(&buf)?;
+                    if let Ok(mut v) = spare.lock() {
+                        v.push(buf);
+                    }
+                }
+            }
+            Ok(())
+        });
+        for wave in (0..chunks).step_by(WAVE_CHUNKS) {
+            let answers: Vec<Answers> = (wave..(wave + WAVE_CHUNKS).min(chunks))
+                .into_par_iter()
+                .map(|c| {
+                    let buf = spare
+                        .lock()
+                        .map_or_else(|_| Vec::new(), |mut v| v.pop().unwrap_or_default());
+                    solve_chunk(c, buf)
+                })
+                .collect();
+            let mut problems = String::new();
+            let mut bufs = Vec::with_capacity(answers.len());
+            for a in answers {
+                summary.unique += a.unique;
+                summary.multiple += a.multiple;
+                summary.none += a.none;
+                summary.invalid += a.invalid;
+                problems.push_str(&a.problems);
+                bufs.push(a.bytes);
+            }
+            if !problems.is_empty() {
+                // A closed standard error must not stop the answers.
+                let _ = std::io::stderr().lock().write_all(problems.as_bytes());
+            }
+            if tx.send(bufs).is_err() {
+                break; // The writer failed; its error is reported below.
+            }
+        }
+        drop(tx);
+        writer.join().expect("the writer thread does not panic")
+    })?;
+    let failed = summary.multiple + summary.none + summary.invalid;
+    if failed > 0 {
+        eprintln!(
+            "shudu: {} of {} solved uniquely; {} with no solution, {} with several, {} unreadable",
+            summary.unique,
+            shudu_core::error::counted(summary.unique + failed, "puzzle"),
+            summary.none,
+            summary.multiple,
+            summary.invalid
+        );
+    }
+    Ok(Some(summary))
 }
