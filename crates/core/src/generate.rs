@@ -903,15 +903,24 @@ fn removable(p: &Puzzle, c: Cell, g: &Grid, unavoidable: &mut Vec<CellSet>) -> b
 /// larger than it such that the result is proper, or `None` if none is. Each failing choice
 /// teaches `unavoidable` the set where the other solution differs from the grid, which rules
 /// out later choices without a search.
+///
+/// `spare`, a cell of `removed`, can be removed from `p` alone. So a solution other than the
+/// grid of `p` without `removed` (and with any new givens) differs from the grid in another
+/// cell of `removed`: if it agreed there, it would solve `p` without `spare`, which is proper.
+/// The searches forbid the grid's digit in those other cells only (for a pair orbit, one search
+/// instead of two; the one skipped could never find a solution).
 fn replace_orbit<R: RngCore>(
     p: &Puzzle,
     removed: CellSet,
+    spare: Cell,
     grid: &Grid,
     unavoidable: &mut Vec<CellSet>,
     orbits: &[CellSet],
     rng: &mut R,
 ) -> Option<Puzzle> {
-    let h = other_solution(p, removed, grid)?;
+    let must = removed & !CellSet::single(spare);
+    let base = Solver::new(&without(p, removed));
+    let h = other_solution_in(base, must, grid)?;
     remember(unavoidable, vec![difference(&h, grid)]);
     let filled = p.filled();
     let left = filled & !removed;
@@ -935,7 +944,11 @@ fn replace_orbit<R: RngCore>(
         }
         // Another solution of `p` without `removed` and with `e` differs from the grid in
         // `removed`, since `p` is proper.
-        match other_solution(&with(p, e, grid), removed, grid) {
+        let mut s = base;
+        for c in e.iter() {
+            s.place(c, grid.get(c));
+        }
+        match other_solution_in(s, must, grid) {
             Some(h) => {
                 let u = difference(&h, grid);
                 missed.push(u);
@@ -985,7 +998,7 @@ fn make_minimal<R: RngCore>(
                 .find(|o| o.contains(c))
                 .expect("the orbits cover every cell");
             tried |= weak;
-            moved = replace_orbit(&p, weak, grid, unavoidable, orbits, rng);
+            moved = replace_orbit(&p, weak, c, grid, unavoidable, orbits, rng);
             if moved.is_some() {
                 break;
             }
