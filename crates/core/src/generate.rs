@@ -889,8 +889,17 @@ fn witnessed(unavoidable: &[CellSet], filled: CellSet) -> CellSet {
 /// It cannot if and only if some unavoidable set of the grid meets the givens in `c` alone; a
 /// search that finds another solution adds the set where that solution differs from the grid
 /// (it meets the givens in `c` alone), for the checks after later moves.
-fn removable(p: &Puzzle, c: Cell, g: &Grid, unavoidable: &mut Vec<CellSet>) -> bool {
-    match other_solution(p, CellSet::single(c), g) {
+///
+/// `loaded` is `p` loaded into the solver; the check reloads only the band of `c`.
+fn removable(
+    p: &Puzzle,
+    loaded: &Solver,
+    c: Cell,
+    g: &Grid,
+    unavoidable: &mut Vec<CellSet>,
+) -> bool {
+    let cell = CellSet::single(c);
+    match other_solution_in(loaded.reload(&without(p, cell), cell), cell, g) {
         Some(h) => {
             remember(unavoidable, vec![difference(&h, g)]);
             false
@@ -904,13 +913,15 @@ fn removable(p: &Puzzle, c: Cell, g: &Grid, unavoidable: &mut Vec<CellSet>) -> b
 /// teaches `unavoidable` the set where the other solution differs from the grid, which rules
 /// out later choices without a search.
 ///
-/// `spare`, a cell of `removed`, can be removed from `p` alone. So a solution other than the
+/// `loaded` is `p` loaded into the solver. `spare`, a cell of `removed`, can be removed from
+/// `p` alone. So a solution other than the
 /// grid of `p` without `removed` (and with any new givens) differs from the grid in another
 /// cell of `removed`: if it agreed there, it would solve `p` without `spare`, which is proper.
 /// The searches forbid the grid's digit in those other cells only (for a pair orbit, one search
 /// instead of two; the one skipped could never find a solution).
 fn replace_orbit<R: RngCore>(
     p: &Puzzle,
+    loaded: &Solver,
     removed: CellSet,
     spare: Cell,
     grid: &Grid,
@@ -919,7 +930,7 @@ fn replace_orbit<R: RngCore>(
     rng: &mut R,
 ) -> Option<Puzzle> {
     let must = removed & !CellSet::single(spare);
-    let base = Solver::new(&without(p, removed));
+    let base = loaded.reload(&without(p, removed), removed);
     let h = other_solution_in(base, must, grid)?;
     remember(unavoidable, vec![difference(&h, grid)]);
     let filled = p.filled();
@@ -988,8 +999,9 @@ fn make_minimal<R: RngCore>(
         let mut tried = witnessed(unavoidable, p.filled());
         let mut weak_seen = false;
         let mut moved = None;
+        let loaded = Solver::new(&p);
         for c in cells {
-            if tried.contains(c) || !removable(&p, c, grid, unavoidable) {
+            if tried.contains(c) || !removable(&p, &loaded, c, grid, unavoidable) {
                 continue;
             }
             weak_seen = true;
@@ -998,7 +1010,7 @@ fn make_minimal<R: RngCore>(
                 .find(|o| o.contains(c))
                 .expect("the orbits cover every cell");
             tried |= weak;
-            moved = replace_orbit(&p, weak, c, grid, unavoidable, orbits, rng);
+            moved = replace_orbit(&p, &loaded, weak, c, grid, unavoidable, orbits, rng);
             if moved.is_some() {
                 break;
             }
