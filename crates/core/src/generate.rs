@@ -866,11 +866,7 @@ fn descend<R: RngCore>(
         let r = without(&p, removed);
         // Another solution of r: it differs from the grid somewhere in `removed`.
         let base = Solver::new(&r);
-        let other = removed.iter().find_map(|c| {
-            let mut s = base;
-            s.forbid(c, grid.get(c));
-            s.count(1).solution
-        });
+        let other = grid.other_solution_in(base, removed);
         let Some(h) = other else {
             // Still proper without it: `p` was not minimal (the floor stopped its digging).
             let (q, learned) = dig(r, grid, &unavoidable, orbits, lo, true, rng);
