@@ -42,7 +42,7 @@ use crate::bitset::{Cell, CellSet};
 use crate::grid::{Grid, Puzzle};
 use crate::grids::{random_grid, rng_for};
 use crate::logic::{rate, Band};
-use crate::solver::Solver;
+use crate::solver::{Near, Solver};
 
 /// A map of (row, column) to (row, column).
 type CellMap = fn(usize, usize) -> (usize, usize);
@@ -405,20 +405,64 @@ fn still_unique(p: &Puzzle, cells: CellSet, g: &Grid) -> bool {
 /// found no other solution for (fewer candidates: 0.8% fewer instructions in rot180 minimal
 /// generation).
 fn other_solution(p: &Puzzle, cells: CellSet, g: &Grid) -> Option<Grid> {
-    other_solution_in(Solver::new(&without(p, cells)), cells, g)
+    other_solution_in(Solver::new(&without(p, cells)), cells, g, None)
 }
 
 /// [`other_solution`] from `base`, the puzzle without `cells` already loaded.
-fn other_solution_in(mut base: Solver, cells: CellSet, g: &Grid) -> Option<Grid> {
+///
+/// With `near` (made from `g`), the searches try first, at each guess, the branch that agrees
+/// with `g`: they find first the other solutions closest to `g`, whose small sets of differences
+/// rule out more later checks, and they find them sooner (11% fewer instructions in the
+/// searches of rot180 minimal generation than trying digits in increasing order).
+fn other_solution_in(
+    mut base: Solver,
+    cells: CellSet,
+    g: &Grid,
+    near: Option<&Near>,
+) -> Option<Grid> {
     for c in cells.iter() {
         let mut s = base;
         s.forbid(c, g.get(c));
-        if let Some(h) = s.count(1).solution {
+        let found = match near {
+            Some(near) => s.first_near(near),
+            None => s.count(1).solution,
+        };
+        if let Some(h) = found {
             return Some(h);
         }
         base.place(c, g.get(c));
     }
     None
+}
+
+/// The solution grid of the puzzles being dug, with, if asked, its branches for the searches
+/// (see [`other_solution_in`]), made once a grid. It reads as the grid itself.
+struct SolutionGrid {
+    grid: Grid,
+    /// Made only for the digs that learn unavoidable sets: plain digs keep no sets, and there
+    /// the search near the grid does not pay (1.5% more instructions for plain minimal puzzles).
+    near: Option<Near>,
+}
+
+impl SolutionGrid {
+    fn new(grid: Grid, near: bool) -> SolutionGrid {
+        SolutionGrid {
+            near: near.then(|| Near::new(&grid)),
+            grid,
+        }
+    }
+
+    /// [`other_solution_in`] for this grid.
+    fn other_solution_in(&self, base: Solver, cells: CellSet) -> Option<Grid> {
+        other_solution_in(base, cells, &self.grid, self.near.as_ref())
+    }
+}
+
+impl std::ops::Deref for SolutionGrid {
+    type Target = Grid;
+    fn deref(&self) -> &Grid {
+        &self.grid
+    }
 }
 
 /// The cells where two grids differ: an unavoidable set of each.
@@ -607,7 +651,7 @@ fn misses_one(unavoidable: &[CellSet], left: CellSet) -> bool {
 /// to fail as a whole and is split without a test. The result is exactly the puzzle of plain
 /// digging in the same order, with fewer searches while most removals succeed.
 struct Digger<'a> {
-    grid: &'a Grid,
+    grid: &'a SolutionGrid,
     /// Unavoidable sets of the grid (see [`unavoidable_sets`]).
     unavoidable: &'a [CellSet],
     /// Unavoidable sets learned from the other solutions that failing searches found, if
@@ -662,7 +706,7 @@ impl Digger<'_> {
             if !known_fail {
                 let q = without(&self.p, cells);
                 let base = self.solver.reload(&q, cells);
-                match other_solution_in(base, cells, self.grid) {
+                match self.grid.other_solution_in(base, cells) {
                     None => {
                         self.p = q;
                         self.solver = base;
@@ -687,7 +731,7 @@ impl Digger<'_> {
                 return;
             }
             // The first solution found may be the other one.
-            if let Some(h) = out.solution.filter(|h| self.learn && h != self.grid) {
+            if let Some(h) = out.solution.filter(|h| self.learn && *h != self.grid.grid) {
                 self.learned.push(difference(&h, self.grid));
             }
         }
@@ -708,7 +752,7 @@ impl Digger<'_> {
 /// stopped it).
 fn dig<R: RngCore>(
     p: Puzzle,
-    grid: &Grid,
+    grid: &SolutionGrid,
     unavoidable: &[CellSet],
     orbits: &[CellSet],
     floor: usize,
@@ -797,7 +841,7 @@ const MAX_LEARNED: usize = 400;
 /// variants measured.
 fn descend<R: RngCore>(
     mut p: Puzzle,
-    grid: &Grid,
+    grid: &SolutionGrid,
     mut unavoidable: Vec<CellSet>,
     orbits: &[CellSet],
     (lo, hi): (usize, usize),
@@ -822,11 +866,7 @@ fn descend<R: RngCore>(
         let r = without(&p, removed);
         // Another solution of r: it differs from the grid somewhere in `removed`.
         let base = Solver::new(&r);
-        let other = removed.iter().find_map(|c| {
-            let mut s = base;
-            s.forbid(c, grid.get(c));
-            s.count(1).solution
-        });
+        let other = grid.other_solution_in(base, removed);
         let Some(h) = other else {
             // Still proper without it: `p` was not minimal (the floor stopped its digging).
             let (q, learned) = dig(r, grid, &unavoidable, orbits, lo, true, rng);
@@ -853,7 +893,11 @@ fn descend<R: RngCore>(
             continue;
         }
         let e = choices[below(rng, choices.len())];
-        if !still_unique(&with(&p, e, grid), removed, grid) {
+        let q = with(&p, e, grid);
+        if grid
+            .other_solution_in(Solver::new(&without(&q, removed)), removed)
+            .is_some()
+        {
             continue;
         }
         let (q, learned) = dig(with(&r, e, grid), grid, &unavoidable, orbits, lo, true, rng);
@@ -889,8 +933,17 @@ fn witnessed(unavoidable: &[CellSet], filled: CellSet) -> CellSet {
 /// It cannot if and only if some unavoidable set of the grid meets the givens in `c` alone; a
 /// search that finds another solution adds the set where that solution differs from the grid
 /// (it meets the givens in `c` alone), for the checks after later moves.
-fn removable(p: &Puzzle, c: Cell, g: &Grid, unavoidable: &mut Vec<CellSet>) -> bool {
-    match other_solution(p, CellSet::single(c), g) {
+///
+/// `loaded` is `p` loaded into the solver; the check reloads only the band of `c`.
+fn removable(
+    p: &Puzzle,
+    loaded: &Solver,
+    c: Cell,
+    g: &SolutionGrid,
+    unavoidable: &mut Vec<CellSet>,
+) -> bool {
+    let cell = CellSet::single(c);
+    match g.other_solution_in(loaded.reload(&without(p, cell), cell), cell) {
         Some(h) => {
             remember(unavoidable, vec![difference(&h, g)]);
             false
@@ -899,19 +952,29 @@ fn removable(p: &Puzzle, c: Cell, g: &Grid, unavoidable: &mut Vec<CellSet>) -> b
     }
 }
 
-/// `p` (proper, with solution `grid`) with the orbit `removed` replaced by an empty orbit no
-/// larger than it such that the result is proper, or `None` if none is. Each failing choice
-/// teaches `unavoidable` the set where the other solution differs from the grid, which rules
-/// out later choices without a search.
+/// `p` (proper, with solution `grid`) with the orbit `removed` of `spare` replaced by an empty
+/// orbit no larger than it such that the result is proper, or `None` if none is. Each failing
+/// choice teaches `unavoidable` the set where the other solution differs from the grid, which
+/// rules out later choices without a search.
+///
+/// `loaded` is `p` loaded into the solver. `spare` can be removed from `p` alone. So a solution
+/// other than the grid of `p` without `removed` (and with any new givens) differs from the grid
+/// in another cell of `removed`: if it agreed there, it would solve `p` without `spare`, which
+/// is proper. The searches forbid the grid's digit in those other cells only (for a pair orbit,
+/// one search instead of two; the one skipped could never find a solution).
 fn replace_orbit<R: RngCore>(
     p: &Puzzle,
-    removed: CellSet,
-    grid: &Grid,
+    loaded: &Solver,
+    spare: Cell,
+    grid: &SolutionGrid,
     unavoidable: &mut Vec<CellSet>,
     orbits: &[CellSet],
     rng: &mut R,
 ) -> Option<Puzzle> {
-    let h = other_solution(p, removed, grid)?;
+    let removed = orbit_of(orbits, spare);
+    let must = removed & !CellSet::single(spare);
+    let base = loaded.reload(&without(p, removed), removed);
+    let h = grid.other_solution_in(base, must)?;
     remember(unavoidable, vec![difference(&h, grid)]);
     let filled = p.filled();
     let left = filled & !removed;
@@ -935,7 +998,11 @@ fn replace_orbit<R: RngCore>(
         }
         // Another solution of `p` without `removed` and with `e` differs from the grid in
         // `removed`, since `p` is proper.
-        match other_solution(&with(p, e, grid), removed, grid) {
+        let mut s = base;
+        for c in e.iter() {
+            s.place(c, grid.get(c));
+        }
+        match grid.other_solution_in(s, must) {
             Some(h) => {
                 let u = difference(&h, grid);
                 missed.push(u);
@@ -945,6 +1012,14 @@ fn replace_orbit<R: RngCore>(
         }
     }
     None
+}
+
+/// The orbit of `orbits` that holds `c`.
+fn orbit_of(orbits: &[CellSet], c: Cell) -> CellSet {
+    *orbits
+        .iter()
+        .find(|o| o.contains(c))
+        .expect("the orbits cover every cell")
 }
 
 /// Turns `p` (proper, with solution `grid`, minimal over `orbits`) into a strictly minimal
@@ -961,7 +1036,7 @@ fn replace_orbit<R: RngCore>(
 /// is dug again to orbit-minimal. The walk stops at the first puzzle with no removable given.
 fn make_minimal<R: RngCore>(
     mut p: Puzzle,
-    grid: &Grid,
+    grid: &SolutionGrid,
     unavoidable: &mut Vec<CellSet>,
     orbits: &[CellSet],
     rng: &mut R,
@@ -975,17 +1050,14 @@ fn make_minimal<R: RngCore>(
         let mut tried = witnessed(unavoidable, p.filled());
         let mut weak_seen = false;
         let mut moved = None;
+        let loaded = Solver::new(&p);
         for c in cells {
-            if tried.contains(c) || !removable(&p, c, grid, unavoidable) {
+            if tried.contains(c) || !removable(&p, &loaded, c, grid, unavoidable) {
                 continue;
             }
             weak_seen = true;
-            let weak = *orbits
-                .iter()
-                .find(|o| o.contains(c))
-                .expect("the orbits cover every cell");
-            tried |= weak;
-            moved = replace_orbit(&p, weak, grid, unavoidable, orbits, rng);
+            tried |= orbit_of(orbits, c);
+            moved = replace_orbit(&p, &loaded, c, grid, unavoidable, orbits, rng);
             if moved.is_some() {
                 break;
             }
@@ -1058,6 +1130,7 @@ fn attempt<R: RngCore>(
     // (which checks each given against the known sets).
     let repair = config.minimal && config.symmetry != Symmetry::None;
     let learn = config.givens.is_some() || repair;
+    let grid = SolutionGrid::new(grid, learn);
     let (mut p, learned) = dig(
         grid.to_puzzle(),
         &grid,
@@ -1096,7 +1169,7 @@ fn attempt<R: RngCore>(
     }
     Some(Generated {
         puzzle: p,
-        solution: grid,
+        solution: grid.grid,
     })
 }
 
@@ -1388,18 +1461,22 @@ mod tests {
                     plain = without(&plain, o);
                 }
             }
-            let mut d = Digger {
-                grid: &g,
-                unavoidable: &unavoidable_sets(&g),
-                learned: Vec::new(),
-                learn: true,
-                p: g.to_puzzle(),
-                solver: Solver::new(&g.to_puzzle()),
-                filled: CellSet::ALL,
-                givens: 81,
-            };
-            d.dig(&order, 0);
-            assert_eq!(d.p, plain);
+            // Both kinds of search: in increasing order and near the grid.
+            for near in [false, true] {
+                let target = SolutionGrid::new(g, near);
+                let mut d = Digger {
+                    grid: &target,
+                    unavoidable: &unavoidable_sets(&g),
+                    learned: Vec::new(),
+                    learn: true,
+                    p: g.to_puzzle(),
+                    solver: Solver::new(&g.to_puzzle()),
+                    filled: CellSet::ALL,
+                    givens: 81,
+                };
+                d.dig(&order, 0);
+                assert_eq!(d.p, plain);
+            }
         }
     }
 

@@ -264,6 +264,104 @@ pub(crate) trait Guesser {
     /// Whether to spend time choosing the guess cell (band and row with the most bivalue
     /// cells), which pays when a whole tree must be searched, or to take the first bivalue cell.
     const CAREFUL_PICK: bool = true;
+
+    /// The digit to try first in cell `pos` of band `b`, out of `digits` (at least two).
+    #[inline(always)]
+    fn choose_at(&mut self, _b: usize, _pos: usize, digits: u32) -> usize {
+        self.choose(digits)
+    }
+
+    /// The permutation to try first for word `w` (digit `w / 3`, band `w % 3`), out of the
+    /// non-empty set `perms`.
+    #[inline(always)]
+    fn band_perm(&mut self, _w: usize, perms: u8) -> usize {
+        perms.trailing_zeros() as usize
+    }
+
+    /// The permutation to try first for digit index `d` in stack `s`, out of the non-empty set
+    /// `perms`.
+    #[inline(always)]
+    fn stack_perm(&mut self, _d: usize, _s: usize, perms: u8) -> usize {
+        perms.trailing_zeros() as usize
+    }
+}
+
+/// Tries first, at each guess, the branch that agrees with a given grid, and the others in
+/// increasing order: a search for a solution other than the grid (with some of the grid's digits
+/// forbidden) then follows the grid wherever it can, and finds first the other solutions that
+/// differ from it least. Used by the puzzle generator's uniqueness checks
+/// ([`Solver::first_near`]).
+pub(crate) struct Near {
+    /// Digit index of the grid in each cell.
+    digit: [u8; 81],
+    /// The grid's permutation (index into `PERM_SEGS`) of each (digit, band) word.
+    band: [u8; 27],
+    /// The grid's permutation of digit index `d` in stack `s`, at `3 * d + s`.
+    stack: [u8; 27],
+}
+
+impl Near {
+    /// The branches of `g`.
+    pub(crate) fn new(g: &Grid) -> Near {
+        let bytes = g.as_bytes();
+        let mut digit = [0u8; 81];
+        // For each digit and band, the box (0-2) of its cell in each row; for each digit and
+        // stack, the column (0-2) inside the stack of its cell in each band.
+        let mut row_box = [[0u8; 3]; 27];
+        let mut band_col = [[0u8; 3]; 27];
+        for (i, &v) in bytes.iter().enumerate() {
+            let d = v as usize - 1;
+            digit[i] = d as u8;
+            let (r, c) = (i / 9, i % 9);
+            row_box[3 * d + r / 3][r % 3] = (c / 3) as u8;
+            band_col[3 * d + c / 3][r / 3] = (c % 3) as u8;
+        }
+        let perm_of = |k: [u8; 3]| -> u8 {
+            let segs = (1u16 << k[0]) | (1 << (3 + k[1])) | (1 << (6 + k[2]));
+            PERM_SEGS
+                .iter()
+                .position(|&p| p == segs)
+                .expect("a grid's digit uses one segment permutation") as u8
+        };
+        let mut band = [0u8; 27];
+        let mut stack = [0u8; 27];
+        for w in 0..27 {
+            band[w] = perm_of(row_box[w]);
+            stack[w] = perm_of(band_col[w]);
+        }
+        Near { digit, band, stack }
+    }
+
+    #[inline(always)]
+    fn prefer(want: usize, set: u32) -> usize {
+        if set >> want & 1 != 0 {
+            want
+        } else {
+            set.trailing_zeros() as usize
+        }
+    }
+}
+
+impl Guesser for &Near {
+    #[inline]
+    fn choose(&mut self, digits: u32) -> usize {
+        digits.trailing_zeros() as usize
+    }
+
+    #[inline(always)]
+    fn choose_at(&mut self, b: usize, pos: usize, digits: u32) -> usize {
+        Near::prefer(self.digit[27 * b + pos] as usize, digits)
+    }
+
+    #[inline(always)]
+    fn band_perm(&mut self, w: usize, perms: u8) -> usize {
+        Near::prefer(self.band[w] as usize, perms as u32)
+    }
+
+    #[inline(always)]
+    fn stack_perm(&mut self, d: usize, s: usize, perms: u8) -> usize {
+        Near::prefer(self.stack[3 * d + s] as usize, perms as u32)
+    }
 }
 
 /// Tries digits in increasing order.
@@ -852,8 +950,8 @@ impl<G: Guesser> Search<G> {
                 Branch::Cell(b, pos, digits) => (b, pos, digits),
                 Branch::Band(w, mut perms) => {
                     while perms != 0 {
-                        let p = perms.trailing_zeros() as usize;
-                        perms &= perms - 1;
+                        let p = self.guesser.band_perm(w, perms);
+                        perms &= !(1 << p);
                         if perms != 0 {
                             self.guesses += 1;
                         }
@@ -868,8 +966,8 @@ impl<G: Guesser> Search<G> {
                 }
                 Branch::Stack(d, s, mut perms) => {
                     while perms != 0 {
-                        let p = perms.trailing_zeros() as usize;
-                        perms &= perms - 1;
+                        let p = self.guesser.stack_perm(d, s, perms);
+                        perms &= !(1 << p);
                         if perms != 0 {
                             self.guesses += 1;
                         }
@@ -884,7 +982,7 @@ impl<G: Guesser> Search<G> {
                 }
             };
             while digits.count_ones() > 1 {
-                let d = self.guesser.choose(digits);
+                let d = self.guesser.choose_at(b, pos, digits);
                 digits &= !(1 << d);
                 self.guesses += 1;
                 let mut child = *st;
@@ -1087,6 +1185,19 @@ impl Solver {
         }
     }
 
+    /// The first solution found by a search that tries, at each guess, the branch agreeing with
+    /// a grid `g` first (`near`, made from `g`, see [`Near`]); with some of `g`'s digits
+    /// forbidden, a solution other than `g` that differs from it little, if there is one. Same
+    /// answer as `count(1)` as to whether a solution exists; possibly another solution.
+    pub(crate) fn first_near(&self, near: &Near) -> Option<Grid> {
+        if self.conflicts != 0 {
+            return None;
+        }
+        let mut search = Search::new(near, 1);
+        search.run(&mut self.state.clone());
+        search.first.map(Grid::from_valid_bytes)
+    }
+
     /// Whether at least one solution exists (a first-solution search).
     pub fn has_solution(&self) -> bool {
         self.count(1).count == 1
@@ -1271,5 +1382,56 @@ mod tests {
                 assert_eq!(g.get(c), d);
             }
         }
+    }
+
+    /// The search near a grid (the generator's uniqueness checks) against the plain search:
+    /// the same answer as to whether a solution exists, and what it finds is a solution.
+    #[test]
+    fn search_near_a_grid_agrees_with_the_plain_search() {
+        use crate::grids::{random_grid, rng_for};
+        use rand::RngCore;
+        let mut rng = rng_for(17, 0);
+        let (mut found, mut none) = (0, 0);
+        for _ in 0..300 {
+            let g = random_grid(&mut rng);
+            let near = Near::new(&g);
+            // Keep each cell with probability 24..40 in 81, then forbid the grid's digit in one
+            // empty cell: some of these have other solutions, some none.
+            let keep = 24 + rng.next_u32() as usize % 17;
+            let mut p = g.to_puzzle();
+            for c in Cell::all() {
+                if (rng.next_u32() as usize % 81) >= keep {
+                    p.set(c, None);
+                }
+            }
+            let Some(empty) = Cell::all().find(|&c| p.get(c).is_none()) else {
+                continue;
+            };
+            let mut s = Solver::new(&p);
+            s.forbid(empty, g.get(empty));
+            let plain = s.count(1);
+            let other = s.first_near(&near);
+            assert_eq!(other.is_some(), plain.count == 1, "puzzle {p}");
+            if let Some(h) = other {
+                found += 1;
+                assert_ne!(h.get(empty), g.get(empty));
+                for c in Cell::all() {
+                    if let Some(d) = p.get(c) {
+                        assert_eq!(h.get(c), d);
+                    }
+                }
+                // A grid: every house holds nine different digits.
+                for house in crate::bitset::House::all() {
+                    let mut seen = crate::bitset::DigitSet::EMPTY;
+                    for c in house.cells().iter() {
+                        seen.insert(h.get(c));
+                    }
+                    assert_eq!(seen.len(), 9);
+                }
+            } else {
+                none += 1;
+            }
+        }
+        assert!(found > 20 && none > 20, "found {found}, none {none}");
     }
 }
