@@ -49,6 +49,7 @@ pub mod chains;
 pub mod exclusion;
 pub mod fish;
 pub mod forcing;
+mod nested;
 pub mod intersections;
 pub mod named;
 pub mod singles;
@@ -633,7 +634,12 @@ fn chain_step(board: &Board) -> Option<Step> {
     try_technique!(forcing::forcing_chains(board, forcing::Mode::Nishio));
     try_technique!(forcing::forcing_chains(board, forcing::Mode::Multiple));
     try_technique!(forcing::forcing_chains(board, forcing::Mode::Dynamic));
-    forcing::forcing_chains(board, forcing::Mode::DynamicPlus)
+    try_technique!(forcing::forcing_chains(board, forcing::Mode::DynamicPlus));
+    // SE's nested forcing chains: levels 2 and 3 ("advanced"), 4 and 5 ("experimental").
+    for level in 2..=5 {
+        try_technique!(forcing::forcing_chains(board, forcing::Mode::Nested(level)));
+    }
+    None
 }
 
 /// The rating given to a step that no implemented technique finds. SE would need nested forcing

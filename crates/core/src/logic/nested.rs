@@ -1,0 +1,389 @@
+//! SE's "Forcing Chains & Cycles" as the inner rule of nested forcing chains (levels 2 and 3,
+//! see [`super::forcing`]): every bidirectional cycle and forcing chain of a working grid, with
+//! what SE's nesting needs of each (its causes, its complexity, its identity).
+//!
+//! [`super::chains`] finds the easiest of these hints fast, on bit masks, bounded by the best
+//! found so far. Nesting needs every hint that removes something (the first in SE's order to
+//! remove a candidate is the one the outer chain rests on), so this module searches node by
+//! node, as SE does: from each candidate, breadth first, one search for the cycles through it
+//! and one for the forcing chains from it on and from it off, for X-links only, Y-links only and
+//! both.
+
+use super::forcing::{Inner, PotId, CAUSE_CELL, CAUSE_HOUSE};
+use super::{bits, length_bonus, Board, CELL_HOUSES, HOUSE_CELLS, PEERS};
+
+const NONE: u32 = u32::MAX;
+
+/// A node of a search: a potential, the node that implied it, and why (for on nodes: the cell's
+/// last candidate or the digit's last place in a house; for off nodes: the cell or the house
+/// the link ran through).
+#[derive(Clone, Copy)]
+struct Node {
+    id: PotId,
+    parent: u32,
+    cause: u8,
+}
+
+#[inline]
+fn pid(c: usize, d: usize, on: bool) -> PotId {
+    ((c * 9 + d) * 2 + on as usize) as PotId
+}
+
+/// A cell's houses in SE's order: box, row, column.
+#[inline]
+fn regions(c: usize) -> [usize; 3] {
+    [
+        CELL_HOUSES[c][2] as usize,
+        CELL_HOUSES[c][0] as usize,
+        CELL_HOUSES[c][1] as usize,
+    ]
+}
+
+struct Search<'a> {
+    cands: &'a [u16; 81],
+    /// Places of each digit in each house.
+    pos: [[u16; 9]; 27],
+    nodes: Vec<Node>,
+    /// Per identity, whether it is in SE's `toOn` / `toOff` set (generation-stamped).
+    mark: Vec<u32>,
+    stamp: u32,
+    made: Vec<(PotId, u8)>,
+}
+
+impl Search<'_> {
+    fn new(cands: &[u16; 81]) -> Search<'_> {
+        let pos = std::array::from_fn(|h| {
+            std::array::from_fn(|d| {
+                let mut m = 0u16;
+                for (k, &c) in HOUSE_CELLS[h].iter().enumerate() {
+                    m |= (cands[c as usize] >> d & 1) << k;
+                }
+                m
+            })
+        });
+        Search {
+            cands,
+            pos,
+            nodes: Vec::with_capacity(4096),
+            mark: vec![0; 1458],
+            stamp: 0,
+            made: Vec::with_capacity(32),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.stamp += 1;
+    }
+
+    fn marked(&self, i: PotId) -> bool {
+        self.mark[i as usize] == self.stamp
+    }
+
+    fn set_mark(&mut self, i: PotId) {
+        self.mark[i as usize] = self.stamp;
+    }
+
+    /// SE's `getOnToOff`: the off potentials an on potential implies (its cell's other
+    /// candidates if `y`, then the digit's other places in its box, row and column), each once.
+    fn on_to_off(&mut self, p: PotId, y: bool) {
+        self.made.clear();
+        let (c, d) = (p as usize / 18, p as usize / 2 % 9);
+        if y {
+            for v in bits(self.cands[c] & !(1 << d)) {
+                self.made.push((pid(c, v, false), CAUSE_CELL));
+            }
+        }
+        let start = self.made.len();
+        for h in regions(c) {
+            for &o in &HOUSE_CELLS[h] {
+                let o = o as usize;
+                if o != c && self.cands[o] >> d & 1 == 1 {
+                    let q = pid(o, d, false);
+                    if !self.made[start..].iter().any(|m| m.0 == q) {
+                        self.made.push((q, CAUSE_HOUSE + h as u8));
+                    }
+                }
+            }
+        }
+    }
+
+    /// SE's `getOffToOn`: the on potentials an off potential implies (the cell's other
+    /// candidate if it has two and `y`; the digit's other place in each house where it has two
+    /// if `x`), each once.
+    fn off_to_on(&mut self, p: PotId, y: bool, x: bool) {
+        self.made.clear();
+        let (c, d) = (p as usize / 18, p as usize / 2 % 9);
+        if y && self.cands[c].count_ones() == 2 && self.cands[c] >> d & 1 == 1 {
+            let v = (self.cands[c] & !(1 << d)).trailing_zeros() as usize;
+            self.made.push((pid(c, v, true), CAUSE_CELL));
+        }
+        if x {
+            for h in regions(c) {
+                let pos = self.pos[h][d];
+                let at = HOUSE_CELLS[h].iter().position(|&o| o as usize == c).unwrap();
+                if pos.count_ones() == 2 && pos >> at & 1 == 1 {
+                    let k = (pos & !(1 << at)).trailing_zeros() as usize;
+                    let q = pid(HOUSE_CELLS[h][k] as usize, d, true);
+                    if !self.made.iter().any(|m| m.0 == q) {
+                        self.made.push((q, CAUSE_HOUSE + h as u8));
+                    }
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, id: PotId, parent: u32, cause: u8) -> u32 {
+        self.nodes.push(Node { id, parent, cause });
+        self.nodes.len() as u32 - 1
+    }
+
+    /// Whether potential `i` is among the ancestors of node `n` (SE's `isParent`).
+    fn is_ancestor(&self, n: u32, i: PotId) -> bool {
+        let mut k = self.nodes[n as usize].parent;
+        while k != NONE {
+            if self.nodes[k as usize].id == i {
+                return true;
+            }
+            k = self.nodes[k as usize].parent;
+        }
+        false
+    }
+
+    /// SE's `doCycles` from `source` (an on potential): the end nodes of the cycles back to it.
+    fn cycles(&mut self, source: PotId, y: bool, x: bool, ends: &mut Vec<u32>) {
+        self.reset();
+        let root = self.push(source, NONE, 0);
+        self.set_mark(source);
+        let mut pend_on = vec![root];
+        let mut pend_off: Vec<u32> = Vec::new();
+        let mut length = 0;
+        while !pend_on.is_empty() || !pend_off.is_empty() {
+            length += 1;
+            for &n in &std::mem::take(&mut pend_on) {
+                let p = self.nodes[n as usize].id;
+                self.on_to_off(p, y);
+                for k in 0..self.made.len() {
+                    let (q, cause) = self.made[k];
+                    if !self.is_ancestor(n, q) {
+                        let m = self.push(q, n, cause);
+                        pend_off.push(m);
+                    }
+                }
+            }
+            length += 1;
+            for &n in &std::mem::take(&mut pend_off) {
+                let p = self.nodes[n as usize].id;
+                self.off_to_on(p, y, x);
+                for k in 0..self.made.len() {
+                    let (q, cause) = self.made[k];
+                    if length >= 4 && q == source {
+                        let m = self.push(q, n, cause);
+                        ends.push(m);
+                    }
+                    if !self.marked(q) {
+                        self.set_mark(q);
+                        let m = self.push(q, n, cause);
+                        pend_on.push(m);
+                    }
+                }
+            }
+        }
+    }
+
+    /// SE's `doForcingChains` from `source` (on or off): the node of the source's opposite,
+    /// if the source implies it.
+    fn forcing(&mut self, source: PotId, y: bool) -> Option<u32> {
+        self.reset();
+        let root = self.push(source, NONE, 0);
+        self.set_mark(source);
+        let opposite = source ^ 1;
+        let source_on = source & 1 == 1;
+        let (mut pend_on, mut pend_off) = if source_on {
+            (vec![root], vec![])
+        } else {
+            (vec![], vec![root])
+        };
+        while !pend_on.is_empty() || !pend_off.is_empty() {
+            for &n in &std::mem::take(&mut pend_on) {
+                let p = self.nodes[n as usize].id;
+                self.on_to_off(p, y);
+                for k in 0..self.made.len() {
+                    let (q, cause) = self.made[k];
+                    if !self.marked(q) {
+                        self.set_mark(q);
+                        let m = self.push(q, n, cause);
+                        if q == opposite {
+                            return Some(m);
+                        }
+                        pend_off.push(m);
+                    }
+                }
+            }
+            for &n in &std::mem::take(&mut pend_off) {
+                let p = self.nodes[n as usize].id;
+                self.off_to_on(p, y, true);
+                for k in 0..self.made.len() {
+                    let (q, cause) = self.made[k];
+                    if !self.marked(q) {
+                        self.set_mark(q);
+                        let m = self.push(q, n, cause);
+                        if q == opposite {
+                            return Some(m);
+                        }
+                        pend_on.push(m);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The path from node `n` back to the root, `n` first.
+    fn path(&self, mut n: u32) -> Vec<Node> {
+        let mut out = Vec::new();
+        while n != NONE {
+            out.push(self.nodes[n as usize]);
+            n = self.nodes[n as usize].parent;
+        }
+        out
+    }
+}
+
+/// FNV-1a step, as in `forcing::mix`.
+#[inline]
+fn mix(h: u64, v: u64) -> u64 {
+    (h ^ v).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// Every cycle and forcing chain of the board that removes something, in SE's order of search
+/// (X-links, then Y-links, then both; cell by cell, digit by digit; for each candidate its
+/// cycles, then the chain from it on, then from it off), not yet sorted.
+///
+/// # Complexity
+/// Three breadth-first searches per candidate and link setting, each bounded by the 1,458
+/// potentials (cycles keep repeated off nodes, at most 28 per on node).
+pub(crate) fn static_hints(board: &Board) -> Vec<Inner> {
+    let cands = &board.cands;
+    let mut search = Search::new(cands);
+    let mut out = Vec::new();
+    let mut ends = Vec::new();
+    for (y, x) in [(false, true), (true, false), (true, true)] {
+        let sort_key = match (x, y) {
+            (true, true) => 4,
+            (false, true) => 3,
+            _ => 2,
+        };
+        for c in 0..81 {
+            let m = cands[c];
+            let card = m.count_ones();
+            if board.values[c] != 0 || card < 2 || (card > 2 && !x) {
+                continue;
+            }
+            for d in bits(m) {
+                let source = pid(c, d, true);
+                ends.clear();
+                search.cycles(source, y, x, &mut ends);
+                for &e in &ends {
+                    let path = search.path(e);
+                    if let Some(h) = cycle_hint(cands, &path, x && y, sort_key) {
+                        out.push(h);
+                    }
+                }
+                if x {
+                    for s in [source, source ^ 1] {
+                        if let Some(t) = search.forcing(s, y) {
+                            let path = search.path(t);
+                            out.push(forcing_hint(cands, &path, x && y, sort_key));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out.retain(|h| !h.elims.is_empty());
+    out
+}
+
+/// A cycle (path from its end back to the source, which it repeats) as a hint: the candidates
+/// outside the loop that see an on node and an off node of their digit are removed.
+fn cycle_hint(cands: &[u16; 81], path: &[Node], xy: bool, sort_key: u8) -> Option<Inner> {
+    let body = &path[..path.len() - 1];
+    let mut in_loop = [false; 81];
+    for nd in body {
+        in_loop[nd.id as usize / 18] = true;
+    }
+    let mut forw = [0u16; 81];
+    let mut back = [0u16; 81];
+    for nd in body {
+        let (c, d, on) = (nd.id as usize / 18, nd.id as usize / 2 % 9, nd.id & 1 == 1);
+        for &o in &PEERS[c] {
+            let o = o as usize;
+            if !in_loop[o] && cands[o] >> d & 1 == 1 {
+                if on {
+                    forw[o] |= 1 << d;
+                } else {
+                    back[o] |= 1 << d;
+                }
+            }
+        }
+    }
+    let mut elims = Vec::new();
+    for o in 0..81 {
+        for d in bits(forw[o] & back[o]) {
+            elims.push(pid(o, d, false));
+        }
+    }
+    if elims.is_empty() {
+        return None;
+    }
+    // The loop read both ways (SE's two targets): every link is strong one way, so every
+    // node's cause is one of the hint's.
+    let rule_on = body
+        .iter()
+        .filter(|n| n.cause != 0)
+        .map(|n| (n.id | 1, n.cause))
+        .collect();
+    let complexity = body.len();
+    let mut key = mix(0xcbf2_9ce4_8422_2325, 1 << 21);
+    for n in path {
+        key = mix(key, n.id as u64);
+    }
+    Some(Inner {
+        rating: if xy { 70 } else { 65 } + length_bonus(complexity),
+        complexity,
+        sort_key,
+        elims,
+        rule_on,
+        key,
+    })
+}
+
+/// A forcing chain (path from the source's opposite back to the source) as a hint.
+fn forcing_hint(cands: &[u16; 81], path: &[Node], xy: bool, sort_key: u8) -> Inner {
+    let target = path[0].id;
+    let (c, d) = (target as usize / 18, target as usize / 2 % 9);
+    let elims: Vec<PotId> = if target & 1 == 1 {
+        bits(cands[c] & !(1 << d)).map(|v| pid(c, v, false)).collect()
+    } else {
+        vec![target]
+    };
+    let rule_on = path
+        .iter()
+        .filter(|n| n.id & 1 == 1 && n.cause != 0)
+        .map(|n| (n.id, n.cause))
+        .collect();
+    let complexity = path.len();
+    let mut key = mix(0xcbf2_9ce4_8422_2325, 1 << 22);
+    for n in path {
+        key = mix(key, n.id as u64);
+    }
+    Inner {
+        rating: if xy { 70 } else { 66 } + length_bonus(complexity),
+        complexity,
+        sort_key,
+        elims,
+        rule_on,
+        key,
+    }
+}
