@@ -21,6 +21,7 @@
 //! search is bounded.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use super::{bits, cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS};
 use crate::bitset::{Cell, Digit};
@@ -50,7 +51,7 @@ impl Mode {
         self == Mode::Nishio
     }
     fn multiple(self) -> bool {
-        matches!(self, Mode::Multiple | Mode::Dynamic | Mode::DynamicPlus)
+        !matches!(self, Mode::Nishio)
     }
     fn level(self) -> u8 {
         match self {
@@ -372,6 +373,9 @@ struct Engine<'a> {
     /// Whether this engine runs inside an outer chain, whose nesting needs each hint's causes
     /// and identity.
     nesting: bool,
+    /// Whether the board has no cycle or forcing chain that removes anything (see
+    /// `nested::static_hints`), checked once for the outer chains of levels 2 and 3.
+    clean: bool,
 }
 
 /// Each cell's peers in SE's link order: its box, then the rest of its row, then the rest of
@@ -493,7 +497,7 @@ impl Engine<'_> {
                 if self.mode.level() > 0 {
                     let mut extra = advanced_offs(self.board, &cur, &cur_pos, orig);
                     if extra.is_empty() && self.mode.level() >= 2 {
-                        extra = nested_offs(self.board, self.mode.level(), &cur, orig);
+                        extra = nested_offs(self.board, self.mode.level(), &cur, orig, self.clean);
                     }
                     let mut any = false;
                     for (q, ps, nest) in extra {
@@ -788,6 +792,7 @@ fn engine(board: &Board, mode: Mode, nesting: bool) -> Engine<'_> {
         mode,
         orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
         nesting,
+        clean: matches!(mode, Mode::Nested(2 | 3)) && super::chains::static_chains(board).is_none(),
     }
 }
 
@@ -795,6 +800,7 @@ fn engine(board: &Board, mode: Mode, nesting: bool) -> Engine<'_> {
 fn all_chains(board: &Board, mode: Mode, nesting: bool) -> Vec<Found> {
     let engine = engine(board, mode, nesting);
     let mut found: Vec<Found> = Vec::new();
+    let mut ons = OnCache(vec![None; 729]);
     let mut seen = vec![false; 1458];
     for c in 0..81 {
         let m = board.cands[c];
@@ -802,20 +808,20 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool) -> Vec<Found> {
         if board.values[c] != 0 || !(card > 2 || (card > 1 && mode.dynamic())) {
             continue;
         }
-        let mut value_on: Vec<(usize, Outcome)> = Vec::new();
+        let mut value_on: Vec<(usize, Rc<Outcome>)> = Vec::new();
         for d in bits(m) {
             let p_on = id(c, d, true);
             let p_off = id(c, d, false);
             let do_double = card >= 3 && !mode.nishio() && mode.dynamic();
             let do_contradiction = mode.dynamic() || mode.nishio();
-            let on = engine.assume(p_on);
+            let on = ons.get(&engine, c, d);
             let off = if do_double || do_contradiction {
                 engine.assume(p_off)
             } else {
                 Outcome::new()
             };
             if do_contradiction {
-                for (o, assumed, concluded) in [(&on, p_on, p_off), (&off, p_off, p_on)] {
+                for (o, assumed, concluded) in [(&*on, p_on, p_off), (&off, p_off, p_on)] {
                     let Some([(a, ap, ac), (b, bp, bc)]) = &o.absurd else {
                         continue;
                     };
@@ -871,7 +877,7 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool) -> Vec<Found> {
                 }
             }
             if !mode.nishio() {
-                region_chains(&engine, board, c, d, &on, &mut found, &mut seen);
+                region_chains(&engine, board, c, d, &on, &mut ons, &mut found, &mut seen);
             }
             value_on.push((d, on));
         }
@@ -926,6 +932,18 @@ fn push_found(
     });
 }
 
+/// The outcome of each "cell is digit" assumption, made once: a region forcing chain needs
+/// those of the digit's other places, which the search meets again as cells of their own.
+struct OnCache(Vec<Option<Rc<Outcome>>>);
+
+impl OnCache {
+    fn get(&mut self, engine: &Engine, c: usize, d: usize) -> Rc<Outcome> {
+        self.0[c * 9 + d]
+            .get_or_insert_with(|| Rc::new(engine.assume(id(c, d, true))))
+            .clone()
+    }
+}
+
 /// Targets implied by every branch: on targets first, then off, in the first branch's order.
 fn common_targets<'a>(branches: impl Iterator<Item = &'a Outcome> + Clone) -> Vec<Id> {
     let mut it = branches.clone();
@@ -947,11 +965,11 @@ fn cell_chains(
     engine: &Engine,
     board: &Board,
     c: usize,
-    value_on: &[(usize, Outcome)],
+    value_on: &[(usize, Rc<Outcome>)],
     found: &mut Vec<Found>,
     seen: &mut [bool],
 ) {
-    for t in common_targets(value_on.iter().map(|(_, o)| o)) {
+    for t in common_targets(value_on.iter().map(|(_, o)| &**o)) {
         let (pl, el) = conclusion(board, t);
         if el.is_empty() {
             continue;
@@ -982,6 +1000,7 @@ fn region_chains(
     c: usize,
     d: usize,
     on: &Outcome,
+    ons: &mut OnCache,
     found: &mut Vec<Found>,
     seen: &mut [bool],
 ) {
@@ -995,12 +1014,12 @@ fn region_chains(
         if first != c {
             continue;
         }
-        let others: Vec<Outcome> = bits(pos)
+        let others: Vec<Rc<Outcome>> = bits(pos)
             .map(|k| HOUSE_CELLS[h][k] as usize)
             .filter(|&o| o != c)
-            .map(|o| engine.assume(id(o, d, true)))
+            .map(|o| ons.get(engine, o, d))
             .collect();
-        let branches = || std::iter::once(on).chain(others.iter());
+        let branches = || std::iter::once(on).chain(others.iter().map(|o| &**o));
         for t in common_targets(branches()) {
             let (pl, el) = conclusion(board, t);
             if el.is_empty() {
@@ -1080,7 +1099,13 @@ impl Inner {
 /// The families by level: 2, SE's "Forcing Chains & Cycles"; 3, those, then multiple (cell and
 /// region) forcing chains; 4, dynamic forcing chains; 5 and up, dynamic forcing chains, then
 /// dynamic forcing chains of level `level - 3`.
-fn nested_offs(board: &Board, level: u8, cur: &[u16; 81], orig: &[u16; 81]) -> Vec<(Id, Vec<Id>, Option<Nest>)> {
+fn nested_offs(
+    board: &Board,
+    level: u8,
+    cur: &[u16; 81],
+    orig: &[u16; 81],
+    clean: bool,
+) -> Vec<(Id, Vec<Id>, Option<Nest>)> {
     let mut inner = board.clone();
     inner.cands = *cur;
     inner.explain = false;
@@ -1092,7 +1117,7 @@ fn nested_offs(board: &Board, level: u8, cur: &[u16; 81], orig: &[u16; 81]) -> V
     };
     for fam in families {
         let mut hints: Vec<Inner> = match *fam {
-            Family::Static => super::nested::static_hints(&inner),
+            Family::Static => super::nested::static_hints(&inner, clean.then_some(orig)),
             Family::Forcing(m) => all_chains(&inner, m, true)
                 .into_iter()
                 .map(Inner::from_found)
@@ -1150,3 +1175,15 @@ enum Family {
 
 /// Identity of a potential, for the static chains' nesting (`nested`).
 pub(crate) type PotId = Id;
+
+#[doc(hidden)]
+pub fn debug_found(board: &Board, mode: Mode) -> Vec<(u16, usize, u8, String)> {
+    let mut b = board.clone();
+    b.explain = true;
+    let mut v: Vec<_> = all_chains(&b, mode, false)
+        .into_iter()
+        .map(|f| (f.rating, f.complexity, f.sort_key, f.text))
+        .collect();
+    v.sort_by_key(|x| (x.0, x.1, x.2));
+    v
+}

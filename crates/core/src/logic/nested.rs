@@ -13,6 +13,8 @@ use super::forcing::{Inner, PotId, CAUSE_CELL, CAUSE_HOUSE};
 use super::{bits, length_bonus, Board, CELL_HOUSES, HOUSE_CELLS, PEERS};
 
 const NONE: u32 = u32::MAX;
+#[doc(hidden)]
+pub static DBG: [std::sync::atomic::AtomicUsize; 4] = [const { std::sync::atomic::AtomicUsize::new(0) }; 4];
 
 /// A node of a search: a potential, the node that implied it, and why (for on nodes: the cell's
 /// last candidate or the digit's last place in a house; for off nodes: the cell or the house
@@ -39,6 +41,36 @@ fn regions(c: usize) -> [usize; 3] {
     ]
 }
 
+/// A cell's houses in SE's order with the cell's place in each.
+#[inline]
+fn regions_at(c: usize) -> [(usize, usize); 3] {
+    let (r, col) = (c / 9, c % 9);
+    [
+        (CELL_HOUSES[c][2] as usize, (r % 3) * 3 + col % 3),
+        (CELL_HOUSES[c][0] as usize, col),
+        (CELL_HOUSES[c][1] as usize, r),
+    ]
+}
+
+/// Each cell's peers in SE's order (its box, then the rest of its row, then of its column),
+/// each with the house it was met in.
+static PEERS_BY_HOUSE: std::sync::LazyLock<[[(u8, u8); 20]; 81]> =
+    std::sync::LazyLock::new(|| {
+        std::array::from_fn(|c| {
+            let mut out = [(0u8, 0u8); 20];
+            let mut n = 0;
+            for h in regions(c) {
+                for &o in &HOUSE_CELLS[h] {
+                    if o as usize != c && !out[..n].iter().any(|e| e.0 == o) {
+                        out[n] = (o, h as u8);
+                        n += 1;
+                    }
+                }
+            }
+            out
+        })
+    });
+
 struct Search<'a> {
     cands: &'a [u16; 81],
     /// Places of each digit in each house.
@@ -48,7 +80,16 @@ struct Search<'a> {
     mark: Vec<u32>,
     stamp: u32,
     made: Vec<(PotId, u8)>,
+    /// Per candidate (cell * 9 + digit): the cell's other candidate if it has two (Y-link),
+    /// else `NONE16`.
+    mate: Vec<u16>,
+    /// Per candidate: the digit's other place in each house where it has two (X-links, in
+    /// SE's house order, no repeats), as (cell, house).
+    conj: Vec<[(u8, u8); 3]>,
+    conj_len: Vec<u8>,
 }
+
+const NONE16: u16 = u16::MAX;
 
 impl Search<'_> {
     fn new(cands: &[u16; 81]) -> Search<'_> {
@@ -61,9 +102,34 @@ impl Search<'_> {
                 m
             })
         });
+        let mut mate = vec![NONE16; 729];
+        let mut conj = vec![[(0u8, 0u8); 3]; 729];
+        let mut conj_len = vec![0u8; 729];
+        for c in 0..81 {
+            for d in bits(cands[c]) {
+                let k = c * 9 + d;
+                if cands[c].count_ones() == 2 {
+                    mate[k] = (cands[c] & !(1 << d)).trailing_zeros() as u16;
+                }
+                for (h, at) in regions_at(c) {
+                    let p: u16 = pos[h][d];
+                    if p.count_ones() == 2 {
+                        let o = HOUSE_CELLS[h][(p & !(1 << at)).trailing_zeros() as usize];
+                        let n = conj_len[k] as usize;
+                        if !conj[k][..n].iter().any(|e| e.0 == o) {
+                            conj[k][n] = (o, h as u8);
+                            conj_len[k] += 1;
+                        }
+                    }
+                }
+            }
+        }
         Search {
             cands,
             pos,
+            mate,
+            conj,
+            conj_len,
             nodes: Vec::with_capacity(4096),
             mark: vec![0; 1458],
             stamp: 0,
@@ -94,16 +160,10 @@ impl Search<'_> {
                 self.made.push((pid(c, v, false), CAUSE_CELL));
             }
         }
-        let start = self.made.len();
-        for h in regions(c) {
-            for &o in &HOUSE_CELLS[h] {
-                let o = o as usize;
-                if o != c && self.cands[o] >> d & 1 == 1 {
-                    let q = pid(o, d, false);
-                    if !self.made[start..].iter().any(|m| m.0 == q) {
-                        self.made.push((q, CAUSE_HOUSE + h as u8));
-                    }
-                }
+        for &(o, h) in &PEERS_BY_HOUSE[c] {
+            let o = o as usize;
+            if self.cands[o] >> d & 1 == 1 {
+                self.made.push((pid(o, d, false), CAUSE_HOUSE + h));
             }
         }
     }
@@ -114,21 +174,14 @@ impl Search<'_> {
     fn off_to_on(&mut self, p: PotId, y: bool, x: bool) {
         self.made.clear();
         let (c, d) = (p as usize / 18, p as usize / 2 % 9);
-        if y && self.cands[c].count_ones() == 2 && self.cands[c] >> d & 1 == 1 {
-            let v = (self.cands[c] & !(1 << d)).trailing_zeros() as usize;
-            self.made.push((pid(c, v, true), CAUSE_CELL));
+        let k = c * 9 + d;
+        if y && self.mate[k] != NONE16 {
+            self.made
+                .push((pid(c, self.mate[k] as usize, true), CAUSE_CELL));
         }
         if x {
-            for h in regions(c) {
-                let pos = self.pos[h][d];
-                let at = HOUSE_CELLS[h].iter().position(|&o| o as usize == c).unwrap();
-                if pos.count_ones() == 2 && pos >> at & 1 == 1 {
-                    let k = (pos & !(1 << at)).trailing_zeros() as usize;
-                    let q = pid(HOUSE_CELLS[h][k] as usize, d, true);
-                    if !self.made.iter().any(|m| m.0 == q) {
-                        self.made.push((q, CAUSE_HOUSE + h as u8));
-                    }
-                }
+            for &(o, h) in &self.conj[k][..self.conj_len[k] as usize] {
+                self.made.push((pid(o as usize, d, true), CAUSE_HOUSE + h));
             }
         }
     }
@@ -263,9 +316,27 @@ fn mix(h: u64, v: u64) -> u64 {
 /// # Complexity
 /// Three breadth-first searches per candidate and link setting, each bounded by the 1,458
 /// potentials (cycles keep repeated off nodes, at most 28 per on node).
-pub(crate) fn static_hints(board: &Board) -> Vec<Inner> {
+///
+/// If `orig` is given, the board is a working grid reduced from `orig`, and `orig` has no cycle
+/// or forcing chain that removes anything (the grader tried them first). Then every such chain
+/// of the working grid passes through a strong link that `orig` lacks (a cell or a house that
+/// lost candidates; else the chain would exist on `orig` too), so only sources from which such
+/// a link can be reached are searched (see [`reaching_new_links`]).
+pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner> {
     let cands = &board.cands;
     let mut search = Search::new(cands);
+    let reach = match orig {
+        Some(orig) => match reaching_new_links(&search, orig) {
+            Some(r) => Some(r),
+            None => return Vec::new(),
+        },
+        None => None,
+    };
+    let live = |p: PotId| reach.as_ref().is_none_or(|r| r[p as usize]);
+    DBG[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if let Some(r) = &reach {
+        DBG[1].fetch_add(r.iter().filter(|&&b| b).count(), std::sync::atomic::Ordering::Relaxed);
+    }
     let mut out = Vec::new();
     let mut ends = Vec::new();
     for (y, x) in [(false, true), (true, false), (true, true)] {
@@ -283,7 +354,10 @@ pub(crate) fn static_hints(board: &Board) -> Vec<Inner> {
             for d in bits(m) {
                 let source = pid(c, d, true);
                 ends.clear();
-                search.cycles(source, y, x, &mut ends);
+                if live(source) {
+                    search.cycles(source, y, x, &mut ends);
+                    DBG[2].fetch_add(search.nodes.len(), std::sync::atomic::Ordering::Relaxed);
+                }
                 for &e in &ends {
                     let path = search.path(e);
                     if let Some(h) = cycle_hint(cands, &path, x && y, sort_key) {
@@ -292,7 +366,12 @@ pub(crate) fn static_hints(board: &Board) -> Vec<Inner> {
                 }
                 if x {
                     for s in [source, source ^ 1] {
-                        if let Some(t) = search.forcing(s, y) {
+                        if !live(s) {
+                            continue;
+                        }
+                        let r = search.forcing(s, y);
+                        DBG[3].fetch_add(search.nodes.len(), std::sync::atomic::Ordering::Relaxed);
+                        if let Some(t) = r {
                             let path = search.path(t);
                             out.push(forcing_hint(cands, &path, x && y, sort_key));
                         }
@@ -303,6 +382,83 @@ pub(crate) fn static_hints(board: &Board) -> Vec<Inner> {
     }
     out.retain(|h| !h.elims.is_empty());
     out
+}
+
+/// The potentials from which some path of implications (with X- and Y-links, a superset of
+/// each link setting's) reaches the start of a strong link that `orig` lacks: an off potential
+/// in a bivalue cell that lost candidates, or in a house where the digit lost places and has two
+/// left. `None` if there is no such link.
+fn reaching_new_links(search: &Search, orig: &[u16; 81]) -> Option<Vec<bool>> {
+    let cands = search.cands;
+    let mut reach = vec![false; 1458];
+    let mut todo: Vec<PotId> = Vec::new();
+
+    let mut mark = |p: PotId, todo: &mut Vec<PotId>| {
+        if !reach[p as usize] {
+            reach[p as usize] = true;
+            todo.push(p);
+        }
+    };
+    for c in 0..81 {
+        if cands[c].count_ones() == 2 && orig[c] != cands[c] {
+            for v in bits(cands[c]) {
+                mark(pid(c, v, false), &mut todo);
+            }
+        }
+    }
+    for h in 0..27 {
+        for d in 0..9 {
+            let pos = search.pos[h][d];
+            if pos.count_ones() != 2 {
+                continue;
+            }
+            let was = HOUSE_CELLS[h]
+                .iter()
+                .filter(|&&o| orig[o as usize] >> d & 1 == 1)
+                .count();
+            if was > 2 {
+                for k in bits(pos) {
+                    mark(pid(HOUSE_CELLS[h][k] as usize, d, false), &mut todo);
+                }
+            }
+        }
+    }
+    if todo.is_empty() {
+        return None;
+    }
+    while let Some(p) = todo.pop() {
+        let (c, d) = (p as usize / 18, p as usize / 2 % 9);
+        if p & 1 == 0 {
+            // What turns "c isn't d" off: c's other candidates on, d on in a peer.
+            for v in bits(cands[c] & !(1 << d)) {
+                mark(pid(c, v, true), &mut todo);
+            }
+            for &o in &PEERS[c] {
+                if cands[o as usize] >> d & 1 == 1 {
+                    mark(pid(o as usize, d, true), &mut todo);
+                }
+            }
+        } else {
+            // What turns "c is d" on: c's other candidate off (bivalue), d off at the other
+            // place of a house where it has two.
+            if cands[c].count_ones() == 2 {
+                let v = (cands[c] & !(1 << d)).trailing_zeros() as usize;
+                mark(pid(c, v, false), &mut todo);
+            }
+            for h in regions(c) {
+                let pos = search.pos[h][d];
+                if pos.count_ones() == 2 {
+                    for k in bits(pos) {
+                        let o = HOUSE_CELLS[h][k] as usize;
+                        if o != c {
+                            mark(pid(o, d, false), &mut todo);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Some(reach)
 }
 
 /// A cycle (path from its end back to the source, which it repeats) as a hint: the candidates
