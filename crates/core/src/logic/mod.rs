@@ -49,7 +49,7 @@ pub mod chains;
 pub mod exclusion;
 pub mod fish;
 pub mod forcing;
-pub mod nested;
+mod nested;
 pub mod intersections;
 pub mod named;
 pub mod singles;

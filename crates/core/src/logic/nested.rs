@@ -13,8 +13,6 @@ use super::forcing::{Inner, PotId, CAUSE_CELL, CAUSE_HOUSE};
 use super::{bits, length_bonus, Board, CELL_HOUSES, HOUSE_CELLS, PEERS};
 
 const NONE: u32 = u32::MAX;
-#[doc(hidden)]
-pub static DBG: [std::sync::atomic::AtomicUsize; 4] = [const { std::sync::atomic::AtomicUsize::new(0) }; 4];
 
 /// A node of a search: a potential, the node that implied it, and why (for on nodes: the cell's
 /// last candidate or the digit's last place in a house; for off nodes: the cell or the house
@@ -333,10 +331,6 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner
         None => None,
     };
     let live = |p: PotId| reach.as_ref().is_none_or(|r| r[p as usize]);
-    DBG[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    if let Some(r) = &reach {
-        DBG[1].fetch_add(r.iter().filter(|&&b| b).count(), std::sync::atomic::Ordering::Relaxed);
-    }
     let mut out = Vec::new();
     let mut ends = Vec::new();
     for (y, x) in [(false, true), (true, false), (true, true)] {
@@ -356,7 +350,6 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner
                 ends.clear();
                 if live(source) {
                     search.cycles(source, y, x, &mut ends);
-                    DBG[2].fetch_add(search.nodes.len(), std::sync::atomic::Ordering::Relaxed);
                 }
                 for &e in &ends {
                     let path = search.path(e);
@@ -369,9 +362,7 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner
                         if !live(s) {
                             continue;
                         }
-                        let r = search.forcing(s, y);
-                        DBG[3].fetch_add(search.nodes.len(), std::sync::atomic::Ordering::Relaxed);
-                        if let Some(t) = r {
+                        if let Some(t) = search.forcing(s, y) {
                             let path = search.path(t);
                             out.push(forcing_hint(cands, &path, x && y, sort_key));
                         }
