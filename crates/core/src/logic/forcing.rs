@@ -96,6 +96,8 @@ fn id_on(i: Id) -> bool {
 }
 
 const ABSENT: u32 = u32::MAX;
+/// An identity not (yet) implied; an outcome holds at most 1,458 nodes.
+const NO_SLOT: u16 = u16::MAX;
 
 /// Why an on potential holds, as SE's `Potential.Cause` records it: the cell's last candidate
 /// (`CAUSE_CELL`), or the digit's last place in house `h` (`CAUSE_HOUSE + h`); `CAUSE_NONE` for
@@ -128,8 +130,8 @@ struct Node {
 /// The potentials one assumption implies: each with the potentials that implied it.
 #[derive(Clone)]
 struct Outcome {
-    /// Per identity: index into `nodes`, or ABSENT.
-    slot: Vec<u32>,
+    /// Per identity: index into `nodes`, or NO_SLOT.
+    slot: Vec<u16>,
     /// In insertion order.
     nodes: Vec<Node>,
     pool: Vec<Id>,
@@ -142,7 +144,7 @@ struct Outcome {
 impl Outcome {
     fn new() -> Outcome {
         Outcome {
-            slot: vec![ABSENT; 1458],
+            slot: vec![NO_SLOT; 1458],
             nodes: Vec::with_capacity(256),
             pool: Vec::with_capacity(512),
             nests: Vec::new(),
@@ -151,7 +153,7 @@ impl Outcome {
     }
 
     fn contains(&self, i: Id) -> bool {
-        self.slot[i as usize] != ABSENT
+        self.slot[i as usize] != NO_SLOT
     }
 
     fn add(&mut self, i: Id, parents: &[Id]) {
@@ -159,7 +161,7 @@ impl Outcome {
     }
 
     fn add_full(&mut self, i: Id, parents: &[Id], cause: u8, nest: Option<Nest>) {
-        self.slot[i as usize] = self.nodes.len() as u32;
+        self.slot[i as usize] = self.nodes.len() as u16;
         let nest = match nest {
             Some(n) => {
                 self.nests.push(n);
@@ -244,7 +246,6 @@ impl Outcome {
     fn ancestors(&self, start: Id, start_parents: &[Id], seen: &mut [bool]) -> usize {
         self.walk(start, start_parents, seen, |_| {})
     }
-
 
     /// The chain to `i` as text, following first parents back to the assumption.
     fn describe(&self, i: Id, first_parents: &[Id]) -> String {
@@ -828,22 +829,43 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool) -> Vec<Found> {
                     let (pl, el) = conclusion(board, concluded);
                     let mk = made(
                         &[
-                            Part { out: o, target: *a, parents: ap, cause: *ac },
-                            Part { out: o, target: *b, parents: bp, cause: *bc },
+                            Part {
+                                out: o,
+                                target: *a,
+                                parents: ap,
+                                cause: *ac,
+                            },
+                            Part {
+                                out: o,
+                                target: *b,
+                                parents: bp,
+                                cause: *bc,
+                            },
                         ],
                         &mut seen,
                         nesting,
                         CAUSE_NONE,
                     );
-                    push_found(&mut found, board, mode, "contradiction", 7, mk, pl, el, vec![cell(c)], || {
-                        format!(
-                            "if {} then both {} and {}: so {}",
-                            pot_str(assumed),
-                            o.describe(*a, ap),
-                            o.describe(*b, bp),
-                            pot_str(concluded)
-                        )
-                    });
+                    push_found(
+                        &mut found,
+                        board,
+                        mode,
+                        "contradiction",
+                        7,
+                        mk,
+                        pl,
+                        el,
+                        vec![cell(c)],
+                        || {
+                            format!(
+                                "if {} then both {} and {}: so {}",
+                                pot_str(assumed),
+                                o.describe(*a, ap),
+                                o.describe(*b, bp),
+                                pot_str(concluded)
+                            )
+                        },
+                    );
                 }
             }
             if do_double {
@@ -857,23 +879,44 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool) -> Vec<Found> {
                     }
                     let mk = made(
                         &[
-                            Part { out: &on, target: t, parents: on.parents(t), cause: CAUSE_NONE },
-                            Part { out: &off, target: t, parents: off.parents(t), cause: CAUSE_NONE },
+                            Part {
+                                out: &on,
+                                target: t,
+                                parents: on.parents(t),
+                                cause: CAUSE_NONE,
+                            },
+                            Part {
+                                out: &off,
+                                target: t,
+                                parents: off.parents(t),
+                                cause: CAUSE_NONE,
+                            },
                         ],
                         &mut seen,
                         nesting,
                         CAUSE_NONE,
                     );
-                    push_found(&mut found, board, mode, "double", 1, mk, pl, el, vec![cell(c)], || {
-                        format!(
-                            "{} and {} both imply {}: {} and {}",
-                            pot_str(p_on),
-                            pot_str(p_off),
-                            pot_str(t),
-                            on.describe(t, on.parents(t)),
-                            off.describe(t, off.parents(t))
-                        )
-                    });
+                    push_found(
+                        &mut found,
+                        board,
+                        mode,
+                        "double",
+                        1,
+                        mk,
+                        pl,
+                        el,
+                        vec![cell(c)],
+                        || {
+                            format!(
+                                "{} and {} both imply {}: {} and {}",
+                                pot_str(p_on),
+                                pot_str(p_off),
+                                pot_str(t),
+                                on.describe(t, on.parents(t)),
+                                off.describe(t, off.parents(t))
+                            )
+                        },
+                    );
                 }
             }
             if !mode.nishio() {
@@ -976,21 +1019,37 @@ fn cell_chains(
         }
         let parts: Vec<Part> = value_on
             .iter()
-            .map(|(_, o)| Part { out: o, target: t, parents: o.parents(t), cause: CAUSE_NONE })
+            .map(|(_, o)| Part {
+                out: o,
+                target: t,
+                parents: o.parents(t),
+                cause: CAUSE_NONE,
+            })
             .collect();
         let mk = made(&parts, seen, engine.nesting, CAUSE_CELL);
-        push_found(found, board, engine.mode, "cell", 5, mk, pl, el, vec![cell(c)], || {
-            let branches: Vec<String> = value_on
-                .iter()
-                .map(|(_, o)| o.describe(t, o.parents(t)))
-                .collect();
-            format!(
-                "whichever digit {} takes, {}: {}",
-                cell(c),
-                pot_str(t),
-                branches.join("; ")
-            )
-        });
+        push_found(
+            found,
+            board,
+            engine.mode,
+            "cell",
+            5,
+            mk,
+            pl,
+            el,
+            vec![cell(c)],
+            || {
+                let branches: Vec<String> = value_on
+                    .iter()
+                    .map(|(_, o)| o.describe(t, o.parents(t)))
+                    .collect();
+                format!(
+                    "whichever digit {} takes, {}: {}",
+                    cell(c),
+                    pot_str(t),
+                    branches.join("; ")
+                )
+            },
+        );
     }
 }
 
@@ -1026,7 +1085,12 @@ fn region_chains(
                 continue;
             }
             let parts: Vec<Part> = branches()
-                .map(|o| Part { out: o, target: t, parents: o.parents(t), cause: CAUSE_NONE })
+                .map(|o| Part {
+                    out: o,
+                    target: t,
+                    parents: o.parents(t),
+                    cause: CAUSE_NONE,
+                })
                 .collect();
             let mk = made(&parts, seen, engine.nesting, CAUSE_HOUSE + h as u8);
             push_found(
@@ -1113,7 +1177,10 @@ fn nested_offs(
         2 => &[Family::Static],
         3 => &[Family::Static, Family::Forcing(Mode::Multiple)],
         4 => &[Family::Forcing(Mode::Dynamic)],
-        l => &[Family::Forcing(Mode::Dynamic), Family::Forcing(Mode::Nested(l - 3))],
+        l => &[
+            Family::Forcing(Mode::Dynamic),
+            Family::Forcing(Mode::Nested(l - 3)),
+        ],
     };
     for fam in families {
         let mut hints: Vec<Inner> = match *fam {
@@ -1176,14 +1243,65 @@ enum Family {
 /// Identity of a potential, for the static chains' nesting (`nested`).
 pub(crate) type PotId = Id;
 
-#[doc(hidden)]
-pub fn debug_found(board: &Board, mode: Mode) -> Vec<(u16, usize, u8, String)> {
-    let mut b = board.clone();
-    b.explain = true;
-    let mut v: Vec<_> = all_chains(&b, mode, false)
-        .into_iter()
-        .map(|f| (f.rating, f.complexity, f.sort_key, f.text))
-        .collect();
-    v.sort_by_key(|x| (x.0, x.1, x.2));
-    v
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Puzzle;
+
+    /// A puzzle of the forum's hardest list (HardestDatabase110626), rated 10.3/1.2/1.2 by SE
+    /// 1.2.1, after its first three steps: SE's next step is "Region Forcing Chains: 5 in row
+    /// ==> R6C5.8 off", Dynamic Region Forcing Chains (+ Forcing Chains), 10.3.
+    fn board_before_level_two() -> Board {
+        let p: Puzzle =
+            "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9...8.....5.6.......2"
+                .parse()
+                .unwrap();
+        let mut b = Board::new(&p);
+        for _ in 0..3 {
+            let s = super::super::next_step(&b).unwrap();
+            b.apply(&s);
+        }
+        b
+    }
+
+    #[test]
+    fn level_two_finds_ses_region_chain_at_its_rating() {
+        let b = board_before_level_two();
+        assert!(forcing_chains(&b, Mode::DynamicPlus).is_none());
+        let s = forcing_chains(&b, Mode::Nested(2)).expect("a level-2 chain");
+        assert_eq!(s.rating, Rating(103));
+        assert_eq!(
+            s.technique,
+            "Dynamic Region Forcing Chains (+ Forcing Chains)"
+        );
+        assert_eq!(s.eliminations, vec![(cell(5 * 9 + 4), digit(7))]);
+        assert!(s.text.contains("wherever 5 goes in row 6"), "{}", s.text);
+    }
+
+    #[test]
+    fn nested_chain_complexity_counts_the_inner_chains() {
+        // 10.3 is 9.5 plus SE's length bonus 0.8: 51 to 66 nodes, the outer chain's own and
+        // those of the inner chains it rests on.
+        let b = board_before_level_two();
+        let all = all_chains(&b, Mode::Nested(2), false);
+        let best = all
+            .iter()
+            .min_by_key(|f| (f.rating, f.complexity, f.sort_key))
+            .unwrap();
+        assert_eq!(best.rating, 103);
+        assert!((51..=66).contains(&best.complexity), "{}", best.complexity);
+        assert_eq!(length_bonus(best.complexity), 8);
+    }
+
+    #[test]
+    fn base_ratings_follow_se_levels() {
+        assert_eq!(Mode::Nested(2).base(), 95);
+        assert_eq!(Mode::Nested(3).base(), 100);
+        assert_eq!(Mode::Nested(4).base(), 105);
+        assert_eq!(Mode::Nested(5).base(), 110);
+        assert_eq!(
+            name(Mode::Nested(3), "contradiction"),
+            "Dynamic Contradiction Forcing Chains (+ Multiple Forcing Chains)"
+        );
+    }
 }

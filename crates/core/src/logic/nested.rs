@@ -52,22 +52,21 @@ fn regions_at(c: usize) -> [(usize, usize); 3] {
 
 /// Each cell's peers in SE's order (its box, then the rest of its row, then of its column),
 /// each with the house it was met in.
-static PEERS_BY_HOUSE: std::sync::LazyLock<[[(u8, u8); 20]; 81]> =
-    std::sync::LazyLock::new(|| {
-        std::array::from_fn(|c| {
-            let mut out = [(0u8, 0u8); 20];
-            let mut n = 0;
-            for h in regions(c) {
-                for &o in &HOUSE_CELLS[h] {
-                    if o as usize != c && !out[..n].iter().any(|e| e.0 == o) {
-                        out[n] = (o, h as u8);
-                        n += 1;
-                    }
+static PEERS_BY_HOUSE: std::sync::LazyLock<[[(u8, u8); 20]; 81]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|c| {
+        let mut out = [(0u8, 0u8); 20];
+        let mut n = 0;
+        for h in regions(c) {
+            for &o in &HOUSE_CELLS[h] {
+                if o as usize != c && !out[..n].iter().any(|e| e.0 == o) {
+                    out[n] = (o, h as u8);
+                    n += 1;
                 }
             }
-            out
-        })
-    });
+        }
+        out
+    })
+});
 
 struct Search<'a> {
     cands: &'a [u16; 81],
@@ -85,6 +84,9 @@ struct Search<'a> {
     /// SE's house order, no repeats), as (cell, house).
     conj: Vec<[(u8, u8); 3]>,
     conj_len: Vec<u8>,
+    /// Per identity, if known: bit 0, it reaches a new strong link; bit 1, a new strong link
+    /// reaches it (see [`reaching_new_links`]).
+    reach: Option<Vec<u8>>,
 }
 
 const NONE16: u16 = u16::MAX;
@@ -128,7 +130,8 @@ impl Search<'_> {
             mate,
             conj,
             conj_len,
-            nodes: Vec::with_capacity(4096),
+            reach: None,
+            nodes: Vec::with_capacity(256),
             mark: vec![0; 1458],
             stamp: 0,
             made: Vec::with_capacity(32),
@@ -184,6 +187,19 @@ impl Search<'_> {
         }
     }
 
+    /// Whether a node of potential `q` may lie on a chain through a new link: for a cycle
+    /// (`need` 3) it must reach one and be reached from one; for a forcing chain (`need` 0)
+    /// either. Every node from the source to such a node is such a node too, so leaving the
+    /// others out changes nothing else in the search.
+    #[inline]
+    fn live(&self, q: PotId, need: u8) -> bool {
+        match &self.reach {
+            None => true,
+            Some(r) if need == 3 => r[q as usize] & 3 == 3,
+            Some(r) => r[q as usize] != 0,
+        }
+    }
+
     fn push(&mut self, id: PotId, parent: u32, cause: u8) -> u32 {
         self.nodes.push(Node { id, parent, cause });
         self.nodes.len() as u32 - 1
@@ -216,7 +232,7 @@ impl Search<'_> {
                 self.on_to_off(p, y);
                 for k in 0..self.made.len() {
                     let (q, cause) = self.made[k];
-                    if !self.is_ancestor(n, q) {
+                    if self.live(q, 3) && !self.is_ancestor(n, q) {
                         let m = self.push(q, n, cause);
                         pend_off.push(m);
                     }
@@ -232,7 +248,7 @@ impl Search<'_> {
                         let m = self.push(q, n, cause);
                         ends.push(m);
                     }
-                    if !self.marked(q) {
+                    if !self.marked(q) && self.live(q, 3) {
                         self.set_mark(q);
                         let m = self.push(q, n, cause);
                         pend_on.push(m);
@@ -261,7 +277,7 @@ impl Search<'_> {
                 self.on_to_off(p, y);
                 for k in 0..self.made.len() {
                     let (q, cause) = self.made[k];
-                    if !self.marked(q) {
+                    if !self.marked(q) && self.live(q, 0) {
                         self.set_mark(q);
                         let m = self.push(q, n, cause);
                         if q == opposite {
@@ -276,7 +292,7 @@ impl Search<'_> {
                 self.off_to_on(p, y, true);
                 for k in 0..self.made.len() {
                     let (q, cause) = self.made[k];
-                    if !self.marked(q) {
+                    if !self.marked(q) && self.live(q, 0) {
                         self.set_mark(q);
                         let m = self.push(q, n, cause);
                         if q == opposite {
@@ -330,7 +346,14 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner
         },
         None => None,
     };
-    let live = |p: PotId| reach.as_ref().is_none_or(|r| r[p as usize]);
+    // A chain from `from` back to `to` (the source for a cycle, its opposite for a forcing
+    // chain) through a new link: `from` must reach a new link and `to` be reached from one.
+    let live = |from: PotId, to: PotId| {
+        reach
+            .as_ref()
+            .is_none_or(|r| r[from as usize] & 1 != 0 && r[to as usize] & 2 != 0)
+    };
+    search.reach = reach.clone();
     let mut out = Vec::new();
     let mut ends = Vec::new();
     for (y, x) in [(false, true), (true, false), (true, true)] {
@@ -348,7 +371,7 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner
             for d in bits(m) {
                 let source = pid(c, d, true);
                 ends.clear();
-                if live(source) {
+                if live(source, source) {
                     search.cycles(source, y, x, &mut ends);
                 }
                 for &e in &ends {
@@ -359,7 +382,7 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner
                 }
                 if x {
                     for s in [source, source ^ 1] {
-                        if !live(s) {
+                        if !live(s, s ^ 1) {
                             continue;
                         }
                         if let Some(t) = search.forcing(s, y) {
@@ -379,10 +402,11 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner
 /// each link setting's) reaches the start of a strong link that `orig` lacks: an off potential
 /// in a bivalue cell that lost candidates, or in a house where the digit lost places and has two
 /// left. `None` if there is no such link.
-fn reaching_new_links(search: &Search, orig: &[u16; 81]) -> Option<Vec<bool>> {
+fn reaching_new_links(search: &Search, orig: &[u16; 81]) -> Option<Vec<u8>> {
     let cands = search.cands;
     let mut reach = vec![false; 1458];
     let mut todo: Vec<PotId> = Vec::new();
+    let mut ends: Vec<PotId> = Vec::new();
 
     let mut mark = |p: PotId, todo: &mut Vec<PotId>| {
         if !reach[p as usize] {
@@ -394,6 +418,7 @@ fn reaching_new_links(search: &Search, orig: &[u16; 81]) -> Option<Vec<bool>> {
         if cands[c].count_ones() == 2 && orig[c] != cands[c] {
             for v in bits(cands[c]) {
                 mark(pid(c, v, false), &mut todo);
+                ends.push(pid(c, v, true));
             }
         }
     }
@@ -410,6 +435,7 @@ fn reaching_new_links(search: &Search, orig: &[u16; 81]) -> Option<Vec<bool>> {
             if was > 2 {
                 for k in bits(pos) {
                     mark(pid(HOUSE_CELLS[h][k] as usize, d, false), &mut todo);
+                    ends.push(pid(HOUSE_CELLS[h][k] as usize, d, true));
                 }
             }
         }
@@ -449,7 +475,44 @@ fn reaching_new_links(search: &Search, orig: &[u16; 81]) -> Option<Vec<bool>> {
             }
         }
     }
-    Some(reach)
+    // Forward: what the ends of the new links imply.
+    let mut fwd = vec![false; 1458];
+    for &p in &ends {
+        fwd[p as usize] = true;
+    }
+    let mut todo = ends;
+    while let Some(p) = todo.pop() {
+        let (c, d) = (p as usize / 18, p as usize / 2 % 9);
+        let k = c * 9 + d;
+        let mut markf = |q: PotId, todo: &mut Vec<PotId>| {
+            if !fwd[q as usize] {
+                fwd[q as usize] = true;
+                todo.push(q);
+            }
+        };
+        if p & 1 == 1 {
+            for v in bits(cands[c] & !(1 << d)) {
+                markf(pid(c, v, false), &mut todo);
+            }
+            for &(o, _) in &PEERS_BY_HOUSE[c] {
+                if cands[o as usize] >> d & 1 == 1 {
+                    markf(pid(o as usize, d, false), &mut todo);
+                }
+            }
+        } else {
+            if search.mate[k] != NONE16 {
+                markf(pid(c, search.mate[k] as usize, true), &mut todo);
+            }
+            for &(o, _) in &search.conj[k][..search.conj_len[k] as usize] {
+                markf(pid(o as usize, d, true), &mut todo);
+            }
+        }
+    }
+    Some(
+        (0..1458)
+            .map(|p| reach[p] as u8 | (fwd[p] as u8) << 1)
+            .collect(),
+    )
 }
 
 /// A cycle (path from its end back to the source, which it repeats) as a hint: the candidates
@@ -511,7 +574,9 @@ fn forcing_hint(cands: &[u16; 81], path: &[Node], xy: bool, sort_key: u8) -> Inn
     let target = path[0].id;
     let (c, d) = (target as usize / 18, target as usize / 2 % 9);
     let elims: Vec<PotId> = if target & 1 == 1 {
-        bits(cands[c] & !(1 << d)).map(|v| pid(c, v, false)).collect()
+        bits(cands[c] & !(1 << d))
+            .map(|v| pid(c, v, false))
+            .collect()
     } else {
         vec![target]
     };
