@@ -125,10 +125,13 @@ fn agreement_with_sudoku_explainer() {
         rows.len(),
         "every calibration puzzle is uniquely solvable"
     );
-    // Floors just under the figures reached (the issue asks 90 / 98 / 97).
-    assert!(pct(same) >= 97.5, "same ER on {:.1}%", pct(same));
-    assert!(pct(close) >= 98.5, "ER within 0.5 on {:.1}%", pct(close));
+    // Floors just under the figures reached (the issue asks 90 / 98 / 97): 100% of each since
+    // nested forcing chains (issue 18) rate the 18 `hardest1106` puzzles as SE does.
+    assert!(pct(same) >= 99.5, "same ER on {:.1}%", pct(same));
+    assert!(pct(close) >= 99.5, "ER within 0.5 on {:.1}%", pct(close));
     assert!(pct(band) >= 99.5, "same band on {:.1}%", pct(band));
+    assert!(pct(same_ep) >= 99.5, "same EP on {:.1}%", pct(same_ep));
+    assert!(pct(same_ed) >= 99.5, "same ED on {:.1}%", pct(same_ed));
 }
 
 /// SE's ratings of puzzles that need nested forcing chains (9.0 and up): the `hardest1106` rows

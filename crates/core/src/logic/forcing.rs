@@ -377,6 +377,9 @@ struct Engine<'a> {
     /// Whether the board has no cycle or forcing chain that removes anything (see
     /// `nested::static_hints`), checked once for the outer chains of levels 2 and 3.
     clean: bool,
+    /// Whether the board has no multiple (cell or region) forcing chain either, checked once
+    /// for the outer chains of level 3 (see [`Prune`]).
+    clean_multiple: bool,
 }
 
 /// Each cell's peers in SE's link order: its box, then the rest of its row, then the rest of
@@ -498,7 +501,14 @@ impl Engine<'_> {
                 if self.mode.level() > 0 {
                     let mut extra = advanced_offs(self.board, &cur, &cur_pos, orig);
                     if extra.is_empty() && self.mode.level() >= 2 {
-                        extra = nested_offs(self.board, self.mode.level(), &cur, orig, self.clean);
+                        extra = nested_offs(
+                            self.board,
+                            self.mode.level(),
+                            &cur,
+                            orig,
+                            self.clean,
+                            self.clean_multiple,
+                        );
                     }
                     let mut any = false;
                     for (q, ps, nest) in extra {
@@ -768,7 +778,7 @@ fn name(mode: Mode, kind: &str) -> &'static str {
 /// The easiest forcing chain of the given family, as SE orders them: lowest rating, then fewest
 /// nodes, then kind.
 pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
-    let found = all_chains(board, mode, false);
+    let found = all_chains(board, mode, false, None);
     let best = found
         .into_iter()
         .enumerate()
@@ -794,11 +804,13 @@ fn engine(board: &Board, mode: Mode, nesting: bool) -> Engine<'_> {
         orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
         nesting,
         clean: matches!(mode, Mode::Nested(2 | 3)) && super::chains::static_chains(board).is_none(),
+        clean_multiple: mode == Mode::Nested(3)
+            && all_chains(board, Mode::Multiple, false, None).is_empty(),
     }
 }
 
 /// Every forcing chain of the given family, in SE's order of search (not yet sorted).
-fn all_chains(board: &Board, mode: Mode, nesting: bool) -> Vec<Found> {
+fn all_chains(board: &Board, mode: Mode, nesting: bool, prune: Option<&Prune>) -> Vec<Found> {
     let engine = engine(board, mode, nesting);
     let mut found: Vec<Found> = Vec::new();
     let mut ons = OnCache(vec![None; 729]);
@@ -807,6 +819,21 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool) -> Vec<Found> {
         let m = board.cands[c];
         let card = m.count_ones();
         if board.values[c] != 0 || !(card > 2 || (card > 1 && mode.dynamic())) {
+            continue;
+        }
+        let cell_ok = prune.is_none_or(|p| p.cell_useful(board, c));
+        if !cell_ok
+            && prune.is_some_and(|p| {
+                !bits(m).any(|d| {
+                    regions(c).into_iter().any(|h| {
+                        let pos = board.positions(h, d);
+                        pos.count_ones() >= 2
+                            && HOUSE_CELLS[h][pos.trailing_zeros() as usize] as usize == c
+                            && p.region_useful(board, h, d)
+                    })
+                })
+            })
+        {
             continue;
         }
         let mut value_on: Vec<(usize, Rc<Outcome>)> = Vec::new();
@@ -920,11 +947,13 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool) -> Vec<Found> {
                 }
             }
             if !mode.nishio() {
-                region_chains(&engine, board, c, d, &on, &mut ons, &mut found, &mut seen);
+                region_chains(
+                    &engine, board, c, d, &on, &mut ons, prune, &mut found, &mut seen,
+                );
             }
             value_on.push((d, on));
         }
-        if !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
+        if cell_ok && !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
             cell_chains(&engine, board, c, &value_on, &mut found, &mut seen);
         }
     }
@@ -1060,6 +1089,7 @@ fn region_chains(
     d: usize,
     on: &Outcome,
     ons: &mut OnCache,
+    prune: Option<&Prune>,
     found: &mut Vec<Found>,
     seen: &mut [bool],
 ) {
@@ -1070,7 +1100,7 @@ fn region_chains(
             continue;
         }
         let first = HOUSE_CELLS[h][pos.trailing_zeros() as usize] as usize;
-        if first != c {
+        if first != c || prune.is_some_and(|p| !p.region_useful(board, h, d)) {
             continue;
         }
         let others: Vec<Rc<Outcome>> = bits(pos)
@@ -1169,6 +1199,7 @@ fn nested_offs(
     cur: &[u16; 81],
     orig: &[u16; 81],
     clean: bool,
+    clean_multiple: bool,
 ) -> Vec<(Id, Vec<Id>, Option<Nest>)> {
     let mut inner = board.clone();
     inner.cands = *cur;
@@ -1185,10 +1216,18 @@ fn nested_offs(
     for fam in families {
         let mut hints: Vec<Inner> = match *fam {
             Family::Static => super::nested::static_hints(&inner, clean.then_some(orig)),
-            Family::Forcing(m) => all_chains(&inner, m, true)
-                .into_iter()
-                .map(Inner::from_found)
-                .collect(),
+            Family::Forcing(m) => {
+                // Level 3's multiple chains on a board that had none: only those resting on a
+                // removal can count, so the others need not be made.
+                let prune = (m == Mode::Multiple && clean_multiple).then(|| Prune {
+                    orig,
+                    reach: super::nested::new_link_reach(&inner, orig),
+                });
+                all_chains(&inner, m, true, prune.as_ref())
+                    .into_iter()
+                    .map(Inner::from_found)
+                    .collect()
+            }
         };
         hints.sort_by_key(|h| (h.rating, h.complexity, h.sort_key));
         let mut out = Vec::new();
@@ -1232,6 +1271,31 @@ fn nested_offs(
         }
     }
     Vec::new()
+}
+
+/// What an inner multiple search (level 3) on a working grid may skip, when the outer board has
+/// no multiple forcing chain: a cell or region forcing chain whose cell (or house) lost no
+/// candidate and none of whose branches can reach a strong link the outer board lacks would
+/// rest on no removal (SE's rule parents would be empty), so it is skipped anyway.
+pub(crate) struct Prune<'a> {
+    orig: &'a [u16; 81],
+    /// Bit 0 per identity: it reaches a new strong link (`nested::new_link_reach`).
+    reach: Vec<u8>,
+}
+
+impl Prune<'_> {
+    fn cell_useful(&self, board: &Board, c: usize) -> bool {
+        self.orig[c] != board.cands[c]
+            || bits(board.cands[c]).any(|v| self.reach[id(c, v, true) as usize] & 1 != 0)
+    }
+
+    fn region_useful(&self, board: &Board, h: usize, d: usize) -> bool {
+        HOUSE_CELLS[h].iter().any(|&o| {
+            let o = o as usize;
+            let (had, has) = (self.orig[o] >> d & 1 == 1, board.cands[o] >> d & 1 == 1);
+            (had && !has) || (has && self.reach[id(o, d, true) as usize] & 1 != 0)
+        })
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -1283,7 +1347,7 @@ mod tests {
         // 10.3 is 9.5 plus SE's length bonus 0.8: 51 to 66 nodes, the outer chain's own and
         // those of the inner chains it rests on.
         let b = board_before_level_two();
-        let all = all_chains(&b, Mode::Nested(2), false);
+        let all = all_chains(&b, Mode::Nested(2), false, None);
         let best = all
             .iter()
             .min_by_key(|f| (f.rating, f.complexity, f.sort_key))

@@ -398,6 +398,14 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner
     out
 }
 
+/// [`reaching_new_links`] for a working grid `board` reduced from `orig`, for pruning level 3's
+/// inner multiple chains: bit 0 per identity says it reaches a new strong link (all clear if
+/// there is none).
+pub(crate) fn new_link_reach(board: &Board, orig: &[u16; 81]) -> Vec<u8> {
+    let search = Search::new(&board.cands);
+    reaching_new_links(&search, orig).unwrap_or_else(|| vec![0; 1458])
+}
+
 /// The potentials from which some path of implications (with X- and Y-links, a superset of
 /// each link setting's) reaches the start of a strong link that `orig` lacks: an off potential
 /// in a bivalue cell that lost candidates, or in a house where the digit lost places and has two
