@@ -15,6 +15,12 @@
 //!   implying the same), cell and region forcing chains.
 //! * **Dynamic (+)** (9.0 +): as dynamic, and when propagation stalls, pointing, claiming, hidden
 //!   and naked pairs and X-Wings on the working grid add eliminations.
+//! * **Nested** (levels 2 to 5: 9.5, 10.0, 10.5, 11.0 +): as dynamic (+), and when those find
+//!   nothing either, whole chains found on the working grid add eliminations: static cycles and
+//!   forcing chains (level 2, `nested.rs`), then multiple forcing chains (level 3), dynamic
+//!   forcing chains (level 4), dynamic then level-2 chains (level 5). Each such elimination rests
+//!   on the removals the inner chain's strong links pass through, and the inner chain's nodes
+//!   count towards the outer chain's length bonus (docs/logic.md).
 //!
 //! The rating is the mode's base plus SE's length bonus for the total number of distinct nodes
 //! over all branches. Every propagation visits each of the 1,458 potentials at most once, so each
@@ -39,7 +45,7 @@ pub enum Mode {
     DynamicPlus,
     /// Nested dynamic forcing chains of SE's level 2 to 5 (9.5, 10.0, 10.5, 11.0 and up): as
     /// [`Mode::DynamicPlus`], and when the simple techniques find nothing on the working grid,
-    /// whole chains found there add eliminations (see [`nested_offs`]).
+    /// whole chains found there add eliminations (see docs/logic.md, "Nested forcing chains").
     Nested(u8),
 }
 
@@ -1082,6 +1088,7 @@ fn cell_chains(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn region_chains(
     engine: &Engine,
     board: &Board,
