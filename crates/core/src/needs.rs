@@ -231,12 +231,14 @@ const TABLE: [Row; 41] = [
         90,
         100,
     ),
+    // SE's levels 2 to 5 (9.5, 10.0, 10.5, 11.0 plus length bonuses; the highest seen is 11.6),
+    // and the grader's 10.5 fallback.
     Row(
         Technique::NestedForcingChains,
         "nested-forcing-chains",
         "Nested Forcing Chains",
-        105,
-        105,
+        95,
+        120,
     ),
     Row(Technique::Skyscraper, "skyscraper", "Skyscraper", 66, 66),
     Row(
@@ -322,6 +324,10 @@ impl Technique {
             _ if technique.starts_with("Unique Loop") => Technique::UniqueLoop,
             _ if technique.starts_with("BUG") => Technique::Bug,
             _ if technique.starts_with("Bidirectional") => Technique::BidirectionalCycle,
+            // SE's nested levels: "Dynamic Cell Forcing Chains (+ Forcing Chains)" and so on.
+            _ if technique.starts_with("Dynamic") && technique.contains("(+ ") => {
+                Technique::NestedForcingChains
+            }
             _ if technique.starts_with("Dynamic") && technique.ends_with("(+)") => {
                 Technique::DynamicForcingChainsPlus
             }
@@ -724,6 +730,14 @@ mod tests {
             ("Sashimi Swordfish", Technique::FinnedFish),
             ("2-String Kite", Technique::TwoStringKite),
             ("Nested Forcing Chains", Technique::NestedForcingChains),
+            (
+                "Dynamic Region Forcing Chains (+ Forcing Chains)",
+                Technique::NestedForcingChains,
+            ),
+            (
+                "Dynamic Contradiction Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))",
+                Technique::NestedForcingChains,
+            ),
         ] {
             assert_eq!(Technique::of_step(name), Some(t), "{name}");
         }

@@ -125,10 +125,65 @@ fn agreement_with_sudoku_explainer() {
         rows.len(),
         "every calibration puzzle is uniquely solvable"
     );
-    // Floors just under the figures reached (the issue asks 90 / 98 / 97).
-    assert!(pct(same) >= 97.5, "same ER on {:.1}%", pct(same));
-    assert!(pct(close) >= 98.5, "ER within 0.5 on {:.1}%", pct(close));
+    // Floors just under the figures reached (the issue asks 90 / 98 / 97): 100% of each since
+    // nested forcing chains (issue 18) rate the 18 `hardest1106` puzzles as SE does.
+    assert!(pct(same) >= 99.5, "same ER on {:.1}%", pct(same));
+    assert!(pct(close) >= 99.5, "ER within 0.5 on {:.1}%", pct(close));
     assert!(pct(band) >= 99.5, "same band on {:.1}%", pct(band));
+    assert!(pct(same_ep) >= 99.5, "same EP on {:.1}%", pct(same_ep));
+    assert!(pct(same_ed) >= 99.5, "same ED on {:.1}%", pct(same_ed));
+}
+
+/// SE's ratings of puzzles that need nested forcing chains (9.0 and up): the `hardest1106` rows
+/// of the calibration set and `tests/data/se_hardest.tsv` (puzzles drawn from the forum's
+/// hardest lists, rated with SE 1.2.1's `serate` for this test; see docs/logic.md). The issue
+/// asks the same ER on 90% and within 0.3 on 98%.
+#[test]
+fn nested_chains_agree_with_sudoku_explainer() {
+    let Some(calibration) = load() else { return };
+    let mut rows: Vec<(String, Rating, Rating, Rating)> = calibration
+        .iter()
+        .filter(|r| r.source == "hardest1106" && r.er >= Rating(90))
+        .map(|r| (r.line.clone(), r.er, r.ep, r.ed))
+        .collect();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/se_hardest.tsv");
+    let text = std::fs::read_to_string(&path).expect("tests/data/se_hardest.tsv");
+    for l in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = l.split('\t').collect();
+        let (er, ep, ed) = (rating(f[2]), rating(f[3]), rating(f[4]));
+        if er >= Rating(90) && !rows.iter().any(|r| r.0 == f[0]) {
+            rows.push((f[0].to_string(), er, ep, ed));
+        }
+    }
+    assert!(rows.len() >= 18, "{} puzzles", rows.len());
+    let verbose = std::env::var_os("LOGIC_MISMATCHES").is_some();
+    let (mut same, mut close, mut same_ep, mut same_ed) = (0, 0, 0, 0);
+    for (line, er, ep, ed) in &rows {
+        let q = rate(&line.parse::<Puzzle>().unwrap());
+        assert!(q.solved, "{line} not solved");
+        same += (q.er == *er) as usize;
+        close += (q.er.0.abs_diff(er.0) <= 3) as usize;
+        same_ep += (q.ep == *ep) as usize;
+        same_ed += (q.ed == *ed) as usize;
+        if verbose && (q.er, q.ep, q.ed) != (*er, *ep, *ed) {
+            println!(
+                "MISMATCH {line} SE {er}/{ep}/{ed} ours {}/{}/{} ({})",
+                q.er, q.ep, q.ed, q.hardest
+            );
+        }
+    }
+    let pct = |k: usize| 100.0 * k as f64 / rows.len() as f64;
+    println!(
+        "nested chains vs SE on {} puzzles rated 9.0+: same ER {:.1}%, within 0.3 {:.1}%, \
+         same EP {:.1}%, same ED {:.1}%",
+        rows.len(),
+        pct(same),
+        pct(close),
+        pct(same_ep),
+        pct(same_ed)
+    );
+    assert!(pct(same) >= 90.0, "same ER on {:.1}%", pct(same));
+    assert!(pct(close) >= 98.0, "ER within 0.3 on {:.1}%", pct(close));
 }
 
 #[test]

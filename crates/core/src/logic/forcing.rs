@@ -15,12 +15,19 @@
 //!   implying the same), cell and region forcing chains.
 //! * **Dynamic (+)** (9.0 +): as dynamic, and when propagation stalls, pointing, claiming, hidden
 //!   and naked pairs and X-Wings on the working grid add eliminations.
+//! * **Nested** (levels 2 to 5: 9.5, 10.0, 10.5, 11.0 +): as dynamic (+), and when those find
+//!   nothing either, whole chains found on the working grid add eliminations: static cycles and
+//!   forcing chains (level 2, `nested.rs`), then multiple forcing chains (level 3), dynamic
+//!   forcing chains (level 4), dynamic then level-2 chains (level 5). Each such elimination rests
+//!   on the removals the inner chain's strong links pass through, and the inner chain's nodes
+//!   count towards the outer chain's length bonus (docs/logic.md).
 //!
 //! The rating is the mode's base plus SE's length bonus for the total number of distinct nodes
 //! over all branches. Every propagation visits each of the 1,458 potentials at most once, so each
 //! search is bounded.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use super::{bits, cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS};
 use crate::bitset::{Cell, Digit};
@@ -36,6 +43,10 @@ pub enum Mode {
     Dynamic,
     /// Dynamic forcing chains helped by simple techniques (9.0 and up).
     DynamicPlus,
+    /// Nested dynamic forcing chains of SE's level 2 to 5 (9.5, 10.0, 10.5, 11.0 and up): as
+    /// [`Mode::DynamicPlus`], and when the simple techniques find nothing on the working grid,
+    /// whole chains found there add eliminations (see docs/logic.md, "Nested forcing chains").
+    Nested(u8),
 }
 
 impl Mode {
@@ -46,17 +57,23 @@ impl Mode {
         self == Mode::Nishio
     }
     fn multiple(self) -> bool {
-        matches!(self, Mode::Multiple | Mode::Dynamic | Mode::DynamicPlus)
+        !matches!(self, Mode::Nishio)
     }
     fn level(self) -> u8 {
-        (self == Mode::DynamicPlus) as u8
+        match self {
+            Mode::DynamicPlus => 1,
+            Mode::Nested(l) => l,
+            _ => 0,
+        }
     }
+    /// SE's base rating: 9.5 for level 2, then 0.5 more per level.
     fn base(self) -> u16 {
         match self {
             Mode::Nishio => 75,
             Mode::Multiple => 80,
             Mode::Dynamic => 85,
             Mode::DynamicPlus => 90,
+            Mode::Nested(l) => 95 + 5 * (l as u16 - 2),
         }
     }
 }
@@ -85,65 +102,133 @@ fn id_on(i: Id) -> bool {
 }
 
 const ABSENT: u32 = u32::MAX;
+/// An identity not (yet) implied; an outcome holds at most 1,458 nodes.
+const NO_SLOT: u16 = u16::MAX;
+
+/// Why an on potential holds, as SE's `Potential.Cause` records it: the cell's last candidate
+/// (`CAUSE_CELL`), or the digit's last place in house `h` (`CAUSE_HOUSE + h`); `CAUSE_NONE` for
+/// off potentials and assumptions. A nested chain rests on the candidates the outer chain
+/// removed from the cells and houses of its causes (SE's `getRuleParents`).
+const CAUSE_NONE: u8 = 0;
+pub(crate) const CAUSE_CELL: u8 = 1;
+pub(crate) const CAUSE_HOUSE: u8 = 2;
+
+/// A chain found on the working grid of an outer chain, which an off potential of the outer
+/// chain rests on: its identity (SE compares nested chains by their targets and nodes) and its
+/// complexity, added once to the complexity of every outer chain that uses it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Nest {
+    key: u64,
+    complexity: u32,
+}
+
+/// One implied potential: where its parents are in the pool, its cause and its nested chain.
+#[derive(Clone, Copy)]
+struct Node {
+    id: Id,
+    start: u32,
+    n: u16,
+    cause: u8,
+    /// Index into `Outcome::nests`, or ABSENT.
+    nest: u32,
+}
 
 /// The potentials one assumption implies: each with the potentials that implied it.
 #[derive(Clone)]
 struct Outcome {
-    /// Per identity: index into `nodes`, or ABSENT.
-    slot: Vec<u32>,
-    /// (identity, start in `pool`, number of parents), in insertion order.
-    nodes: Vec<(Id, u32, u16)>,
+    /// Per identity: index into `nodes`, or NO_SLOT.
+    slot: Vec<u16>,
+    /// In insertion order.
+    nodes: Vec<Node>,
     pool: Vec<Id>,
+    nests: Vec<Nest>,
     /// Set if propagation stopped at a contradiction: the on and off versions of one potential,
-    /// each as (identity, parents).
-    absurd: Option<[(Id, Vec<Id>); 2]>,
+    /// each as (identity, parents, cause).
+    absurd: Option<[(Id, Vec<Id>, u8); 2]>,
 }
 
 impl Outcome {
     fn new() -> Outcome {
         Outcome {
-            slot: vec![ABSENT; 1458],
+            slot: vec![NO_SLOT; 1458],
             nodes: Vec::with_capacity(256),
             pool: Vec::with_capacity(512),
+            nests: Vec::new(),
             absurd: None,
         }
     }
 
     fn contains(&self, i: Id) -> bool {
-        self.slot[i as usize] != ABSENT
+        self.slot[i as usize] != NO_SLOT
     }
 
     fn add(&mut self, i: Id, parents: &[Id]) {
-        self.slot[i as usize] = self.nodes.len() as u32;
-        self.nodes
-            .push((i, self.pool.len() as u32, parents.len() as u16));
+        self.add_full(i, parents, CAUSE_NONE, None);
+    }
+
+    fn add_full(&mut self, i: Id, parents: &[Id], cause: u8, nest: Option<Nest>) {
+        self.slot[i as usize] = self.nodes.len() as u16;
+        let nest = match nest {
+            Some(n) => {
+                self.nests.push(n);
+                self.nests.len() as u32 - 1
+            }
+            None => ABSENT,
+        };
+        self.nodes.push(Node {
+            id: i,
+            start: self.pool.len() as u32,
+            n: parents.len() as u16,
+            cause,
+            nest,
+        });
         self.pool.extend_from_slice(parents);
     }
 
+    fn node(&self, i: Id) -> &Node {
+        &self.nodes[self.slot[i as usize] as usize]
+    }
+
     fn parents(&self, i: Id) -> &[Id] {
-        let (_, s, n) = self.nodes[self.slot[i as usize] as usize];
-        &self.pool[s as usize..s as usize + n as usize]
+        let n = self.node(i);
+        &self.pool[n.start as usize..n.start as usize + n.n as usize]
+    }
+
+    fn cause(&self, i: Id) -> u8 {
+        if self.contains(i) {
+            self.node(i).cause
+        } else {
+            CAUSE_NONE
+        }
     }
 
     fn ons(&self) -> impl Iterator<Item = Id> + '_ {
-        self.nodes.iter().map(|n| n.0).filter(|&i| id_on(i))
+        self.nodes.iter().map(|n| n.id).filter(|&i| id_on(i))
     }
 
     fn offs(&self) -> impl Iterator<Item = Id> + '_ {
-        self.nodes.iter().map(|n| n.0).filter(|&i| !id_on(i))
+        self.nodes.iter().map(|n| n.id).filter(|&i| !id_on(i))
     }
 
-    /// Distinct potentials among `start` and all its ancestors (SE's `getAncestorCount`), where
-    /// `start` is a node with the given parents (possibly not stored itself).
-    fn ancestors(&self, start: Id, start_parents: &[Id], seen: &mut [bool]) -> usize {
+    /// Visits `start` (a node with the given parents, possibly not stored itself) and each of
+    /// its distinct ancestors once; returns how many (SE's `getAncestorCount`).
+    fn walk(
+        &self,
+        start: Id,
+        start_parents: &[Id],
+        seen: &mut [bool],
+        mut visit: impl FnMut(Id),
+    ) -> usize {
         seen.iter_mut().for_each(|s| *s = false);
         let mut todo: Vec<Id> = Vec::with_capacity(64);
         seen[start as usize] = true;
+        visit(start);
         let mut n = 1;
         for &p in start_parents {
             if !seen[p as usize] {
                 seen[p as usize] = true;
                 n += 1;
+                visit(p);
                 todo.push(p);
             }
         }
@@ -155,6 +240,7 @@ impl Outcome {
                 if !seen[q as usize] {
                     seen[q as usize] = true;
                     n += 1;
+                    visit(q);
                     todo.push(q);
                 }
             }
@@ -162,9 +248,9 @@ impl Outcome {
         n
     }
 
-    fn stored_ancestors(&self, i: Id, seen: &mut [bool]) -> usize {
-        let ps: Vec<Id> = self.parents(i).to_vec();
-        self.ancestors(i, &ps, seen)
+    /// Distinct potentials among `start` and all its ancestors (SE's `getAncestorCount`).
+    fn ancestors(&self, start: Id, start_parents: &[Id], seen: &mut [bool]) -> usize {
+        self.walk(start, start_parents, seen, |_| {})
     }
 
     /// The chain to `i` as text, following first parents back to the assumption.
@@ -187,6 +273,84 @@ impl Outcome {
         items.reverse();
         items.join(" → ")
     }
+}
+
+/// One branch's part of a hint: the outcome and a target in it (with its parents and cause when
+/// it is not stored, as a contradiction's second potential is not).
+struct Part<'a> {
+    out: &'a Outcome,
+    target: Id,
+    parents: &'a [Id],
+    cause: u8,
+}
+
+/// What a hint is made of, for its rating and for nesting it in an outer chain.
+#[derive(Default)]
+struct Made {
+    /// Distinct nodes of each part, summed, plus the complexity of each distinct nested chain.
+    complexity: usize,
+    /// On potentials of the chains with their causes (only if asked for).
+    rule_on: Vec<(Id, u8)>,
+    /// Identity of the hint's chains (only if asked for).
+    key: u64,
+}
+
+/// SE's `getComplexity` (flat complexity plus nested chains, each counted once) and, if
+/// `nesting`, the hint's rule causes and identity. `source_cause` is the cause SE gives the
+/// assumptions of a cell (`CAUSE_CELL`) or region (`CAUSE_HOUSE + h`) forcing chain.
+fn made(parts: &[Part], seen: &mut [bool], nesting: bool, source_cause: u8) -> Made {
+    let mut m = Made::default();
+    let mut nests: Vec<Nest> = Vec::new();
+    let mut key: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        let o = part.out;
+        let track = nesting || !o.nests.is_empty();
+        key = mix(key, part.target as u64 | 1 << 20);
+        m.complexity += o.walk(part.target, part.parents, seen, |p| {
+            if !track {
+                return;
+            }
+            let stored = o.contains(p);
+            if stored {
+                let n = o.node(p);
+                if n.nest != ABSENT {
+                    let nest = o.nests[n.nest as usize];
+                    if !nests.contains(&nest) {
+                        nests.push(nest);
+                    }
+                }
+            }
+            if nesting {
+                key = mix(key, p as u64);
+                if id_on(p) {
+                    let cause = if p == part.target && !stored {
+                        part.cause
+                    } else if stored {
+                        o.node(p).cause
+                    } else {
+                        CAUSE_NONE
+                    };
+                    let cause = if cause == CAUSE_NONE && stored && o.parents(p).is_empty() {
+                        source_cause
+                    } else {
+                        cause
+                    };
+                    if cause != CAUSE_NONE {
+                        m.rule_on.push((p, cause));
+                    }
+                }
+            }
+        });
+    }
+    m.complexity += nests.iter().map(|n| n.complexity as usize).sum::<usize>();
+    m.key = key;
+    m
+}
+
+/// One step of FNV-1a over 64-bit words: the identity of a nested chain.
+#[inline]
+fn mix(h: u64, v: u64) -> u64 {
+    (h ^ v).wrapping_mul(0x0000_0100_0000_01b3)
 }
 
 fn pot_str(i: Id) -> String {
@@ -213,6 +377,15 @@ struct Engine<'a> {
     mode: Mode,
     /// Places of each digit in each house of the board (by house ordinal).
     orig_pos: [[u16; 9]; 27],
+    /// Whether this engine runs inside an outer chain, whose nesting needs each hint's causes
+    /// and identity.
+    nesting: bool,
+    /// Whether the board has no cycle or forcing chain that removes anything (see
+    /// `nested::static_hints`), checked once for the outer chains of levels 2 and 3.
+    clean: bool,
+    /// Whether the board has no multiple (cell or region) forcing chain either, checked once
+    /// for the outer chains of level 3 (see [`Prune`]).
+    clean_multiple: bool,
 }
 
 /// Each cell's peers in SE's link order: its box, then the rest of its row, then the rest of
@@ -245,8 +418,9 @@ impl Engine<'_> {
         let dynamic = self.mode.dynamic();
         let mut pend_on: VecDeque<Id> = out.ons().collect();
         let mut pend_off: VecDeque<Id> = out.offs().collect();
-        // Potentials made by the current link, each with its parents (a range of `par`).
-        let mut made: Vec<(Id, u16, u16)> = Vec::with_capacity(32);
+        // Potentials made by the current link, each with its parents (a range of `par`) and
+        // its cause.
+        let mut made: Vec<(Id, u16, u16, u8)> = Vec::with_capacity(32);
         let mut par: Vec<Id> = Vec::with_capacity(64);
         loop {
             made.clear();
@@ -256,20 +430,23 @@ impl Engine<'_> {
                 par.push(p);
                 if y {
                     for v in bits(cur[c] & !(1 << d)) {
-                        made.push((id(c, v, false), 0, 1));
+                        made.push((id(c, v, false), 0, 1, CAUSE_NONE));
                     }
                 }
                 for &o in SE_PEERS[c].iter() {
                     let o = o as usize;
                     if cur[o] >> d & 1 == 1 {
-                        made.push((id(o, d, false), 0, 1));
+                        made.push((id(o, d, false), 0, 1, CAUSE_NONE));
                     }
                 }
-                for &(q, s0, n) in &made {
+                for &(q, s0, n, _) in &made {
                     let ps = &par[s0 as usize..(s0 + n) as usize];
                     let conj = q | 1;
                     if out.contains(conj) {
-                        out.absurd = Some([(conj, out.parents(conj).to_vec()), (q, ps.to_vec())]);
+                        out.absurd = Some([
+                            (conj, out.parents(conj).to_vec(), out.cause(conj)),
+                            (q, ps.to_vec(), CAUSE_NONE),
+                        ]);
                         return;
                     }
                     if !out.contains(q) {
@@ -286,7 +463,7 @@ impl Engine<'_> {
                     for w in bits(orig[c] & !cur[c]) {
                         par.push(id(c, w, false));
                     }
-                    made.push((id(c, v, true), s0, par.len() as u16 - s0));
+                    made.push((id(c, v, true), s0, par.len() as u16 - s0, CAUSE_CELL));
                 }
                 for h in regions(c) {
                     let pos = cur_pos[h][d];
@@ -301,7 +478,7 @@ impl Engine<'_> {
                             for k2 in bits(self.orig_pos[h][d] & !pos) {
                                 par.push(id(HOUSE_CELLS[h][k2] as usize, d, false));
                             }
-                            made.push((q, s0, par.len() as u16 - s0));
+                            made.push((q, s0, par.len() as u16 - s0, CAUSE_HOUSE + h as u8));
                         }
                     }
                 }
@@ -311,26 +488,39 @@ impl Engine<'_> {
                         cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
                     }
                 }
-                for &(q, s0, n) in &made {
+                for &(q, s0, n, cause) in &made {
                     let ps = &par[s0 as usize..(s0 + n) as usize];
                     let conj = q & !1;
                     if out.contains(conj) {
-                        out.absurd = Some([(q, ps.to_vec()), (conj, out.parents(conj).to_vec())]);
+                        out.absurd = Some([
+                            (q, ps.to_vec(), cause),
+                            (conj, out.parents(conj).to_vec(), CAUSE_NONE),
+                        ]);
                         return;
                     }
                     if !out.contains(q) {
-                        out.add(q, ps);
+                        out.add_full(q, ps, cause, None);
                         pend_on.push_back(q);
                     }
                 }
             } else {
                 if self.mode.level() > 0 {
-                    let extra = advanced_offs(self.board, &cur, &cur_pos, orig);
+                    let mut extra = advanced_offs(self.board, &cur, &cur_pos, orig);
+                    if extra.is_empty() && self.mode.level() >= 2 {
+                        extra = nested_offs(
+                            self.board,
+                            self.mode.level(),
+                            &cur,
+                            orig,
+                            self.clean,
+                            self.clean_multiple,
+                        );
+                    }
                     let mut any = false;
-                    for (q, ps) in extra {
+                    for (q, ps, nest) in extra {
                         if !out.contains(q) {
                             // The removal also turns off the candidate in the working grid.
-                            out.add(q, &ps);
+                            out.add_full(q, &ps, CAUSE_NONE, nest);
                             pend_off.push_back(q);
                             any = true;
                         }
@@ -362,7 +552,7 @@ fn advanced_offs(
     cur: &[u16; 81],
     cur_pos: &[[u16; 9]; 27],
     orig: &[u16; 81],
-) -> Vec<(Id, Vec<Id>)> {
+) -> Vec<(Id, Vec<Id>, Option<Nest>)> {
     let mut out = Vec::new();
     let had = |c: usize, d: usize| orig[c] >> d & 1 == 1 && cur[c] >> d & 1 == 0;
     // Pointing and claiming, in SE's order of house pairs.
@@ -394,7 +584,7 @@ fn advanced_offs(
                 out.extend(
                     elims
                         .into_iter()
-                        .map(|c| (id(c, d, false), parents.clone())),
+                        .map(|c| (id(c, d, false), parents.clone(), None)),
                 );
             }
         }
@@ -436,7 +626,7 @@ fn advanced_offs(
                     }
                 }
                 if !parents.is_empty() {
-                    out.extend(elims.into_iter().map(|e| (e, parents.clone())));
+                    out.extend(elims.into_iter().map(|e| (e, parents.clone(), None)));
                 }
             }
         }
@@ -476,7 +666,7 @@ fn advanced_offs(
                     .flat_map(|c| bits(orig[c] & !pair).map(move |v| id(c, v, false)))
                     .collect();
                 if !parents.is_empty() {
-                    out.extend(elims.into_iter().map(|e| (e, parents.clone())));
+                    out.extend(elims.into_iter().map(|e| (e, parents.clone(), None)));
                 }
             }
         }
@@ -514,7 +704,7 @@ fn advanced_offs(
                         .map(|(l, x)| id(at(l, x), d, false))
                         .collect();
                     if !parents.is_empty() {
-                        out.extend(elims.into_iter().map(|e| (e, parents.clone())));
+                        out.extend(elims.into_iter().map(|e| (e, parents.clone(), None)));
                     }
                 }
             }
@@ -543,6 +733,9 @@ struct Found {
     eliminations: Vec<(Cell, Digit)>,
     cells: Vec<Cell>,
     text: String,
+    /// For nesting (see [`Made`]).
+    rule_on: Vec<(Id, u8)>,
+    key: u64,
 }
 
 /// Removals and placement for "target holds" (an on target) or "target fails" (an off target).
@@ -565,138 +758,33 @@ fn conclusion(board: &Board, target: Id) -> Deduction {
 
 fn name(mode: Mode, kind: &str) -> &'static str {
     // A fixed table, so the technique names stay `&'static str`.
+    macro_rules! kinds {
+        ($suffix:literal) => {
+            match kind {
+                "contradiction" => concat!("Dynamic Contradiction Forcing Chains", $suffix),
+                "double" => concat!("Dynamic Double Forcing Chains", $suffix),
+                "cell" => concat!("Dynamic Cell Forcing Chains", $suffix),
+                _ => concat!("Dynamic Region Forcing Chains", $suffix),
+            }
+        };
+    }
     match (mode, kind) {
         (Mode::Nishio, _) => "Nishio Forcing Chains",
         (Mode::Multiple, "cell") => "Cell Forcing Chains",
         (Mode::Multiple, _) => "Region Forcing Chains",
-        (Mode::Dynamic, "contradiction") => "Dynamic Contradiction Forcing Chains",
-        (Mode::Dynamic, "double") => "Dynamic Double Forcing Chains",
-        (Mode::Dynamic, "cell") => "Dynamic Cell Forcing Chains",
-        (Mode::Dynamic, _) => "Dynamic Region Forcing Chains",
-        (_, "contradiction") => "Dynamic Contradiction Forcing Chains (+)",
-        (_, "double") => "Dynamic Double Forcing Chains (+)",
-        (_, "cell") => "Dynamic Cell Forcing Chains (+)",
-        _ => "Dynamic Region Forcing Chains (+)",
+        (Mode::Dynamic, _) => kinds!(""),
+        (Mode::DynamicPlus, _) => kinds!(" (+)"),
+        (Mode::Nested(2), _) => kinds!(" (+ Forcing Chains)"),
+        (Mode::Nested(3), _) => kinds!(" (+ Multiple Forcing Chains)"),
+        (Mode::Nested(4), _) => kinds!(" (+ Dynamic Forcing Chains)"),
+        (Mode::Nested(_), _) => kinds!(" (+ Dynamic Forcing Chains (+ Forcing Chains))"),
     }
 }
 
 /// The easiest forcing chain of the given family, as SE orders them: lowest rating, then fewest
 /// nodes, then kind.
 pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
-    let engine = Engine {
-        board,
-        mode,
-        orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
-    };
-    let mut found: Vec<Found> = Vec::new();
-    let mut seen = vec![false; 1458];
-    for c in 0..81 {
-        let m = board.cands[c];
-        let card = m.count_ones();
-        if board.values[c] != 0 || !(card > 2 || (card > 1 && mode.dynamic())) {
-            continue;
-        }
-        let mut value_on: Vec<(usize, Outcome)> = Vec::new();
-        for d in bits(m) {
-            let p_on = id(c, d, true);
-            let p_off = id(c, d, false);
-            let do_double = card >= 3 && !mode.nishio() && mode.dynamic();
-            let do_contradiction = mode.dynamic() || mode.nishio();
-            let on = engine.assume(p_on);
-            let off = if do_double || do_contradiction {
-                engine.assume(p_off)
-            } else {
-                Outcome::new()
-            };
-            if do_contradiction {
-                if let Some([(a, ap), (b, bp)]) = &on.absurd {
-                    let (pl, el) = conclusion(board, p_off);
-                    let cx = on.ancestors(*a, ap, &mut seen) + on.ancestors(*b, bp, &mut seen);
-                    push_found(
-                        &mut found,
-                        mode,
-                        "contradiction",
-                        7,
-                        cx,
-                        pl,
-                        el,
-                        vec![cell(c)],
-                        || {
-                            format!(
-                                "if {} then both {} and {}: so {}",
-                                pot_str(p_on),
-                                on.describe(*a, ap),
-                                on.describe(*b, bp),
-                                pot_str(p_off)
-                            )
-                        },
-                    );
-                }
-                if let Some([(a, ap), (b, bp)]) = &off.absurd {
-                    let (pl, el) = conclusion(board, p_on);
-                    let cx = off.ancestors(*a, ap, &mut seen) + off.ancestors(*b, bp, &mut seen);
-                    push_found(
-                        &mut found,
-                        mode,
-                        "contradiction",
-                        7,
-                        cx,
-                        pl,
-                        el,
-                        vec![cell(c)],
-                        || {
-                            format!(
-                                "if {} then both {} and {}: so {}",
-                                pot_str(p_off),
-                                off.describe(*a, ap),
-                                off.describe(*b, bp),
-                                pot_str(p_on)
-                            )
-                        },
-                    );
-                }
-            }
-            if do_double {
-                for t in on.ons().chain(on.offs()).collect::<Vec<_>>() {
-                    if !off.contains(t) {
-                        continue;
-                    }
-                    let (pl, el) = conclusion(board, t);
-                    if el.is_empty() {
-                        continue;
-                    }
-                    let cx = on.stored_ancestors(t, &mut seen) + off.stored_ancestors(t, &mut seen);
-                    push_found(
-                        &mut found,
-                        mode,
-                        "double",
-                        1,
-                        cx,
-                        pl,
-                        el,
-                        vec![cell(c)],
-                        || {
-                            format!(
-                                "{} and {} both imply {}: {} and {}",
-                                pot_str(p_on),
-                                pot_str(p_off),
-                                pot_str(t),
-                                on.describe(t, on.parents(t)),
-                                off.describe(t, off.parents(t))
-                            )
-                        },
-                    );
-                }
-            }
-            if !mode.nishio() {
-                region_chains(&engine, board, c, d, &on, &mut found, &mut seen);
-            }
-            value_on.push((d, on));
-        }
-        if !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
-            cell_chains(board, mode, c, &value_on, &mut found, &mut seen);
-        }
-    }
+    let found = all_chains(board, mode, false, None);
     let best = found
         .into_iter()
         .enumerate()
@@ -715,18 +803,177 @@ pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
     })
 }
 
+fn engine(board: &Board, mode: Mode, nesting: bool) -> Engine<'_> {
+    Engine {
+        board,
+        mode,
+        orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
+        nesting,
+        clean: matches!(mode, Mode::Nested(2 | 3)) && super::chains::static_chains(board).is_none(),
+        clean_multiple: mode == Mode::Nested(3)
+            && all_chains(board, Mode::Multiple, false, None).is_empty(),
+    }
+}
+
+/// Every forcing chain of the given family, in SE's order of search (not yet sorted).
+fn all_chains(board: &Board, mode: Mode, nesting: bool, prune: Option<&Prune>) -> Vec<Found> {
+    let engine = engine(board, mode, nesting);
+    let mut found: Vec<Found> = Vec::new();
+    let mut ons = OnCache(vec![None; 729]);
+    let mut seen = vec![false; 1458];
+    for c in 0..81 {
+        let m = board.cands[c];
+        let card = m.count_ones();
+        if board.values[c] != 0 || !(card > 2 || (card > 1 && mode.dynamic())) {
+            continue;
+        }
+        let cell_ok = prune.is_none_or(|p| p.cell_useful(board, c));
+        if !cell_ok
+            && prune.is_some_and(|p| {
+                !bits(m).any(|d| {
+                    regions(c).into_iter().any(|h| {
+                        let pos = board.positions(h, d);
+                        pos.count_ones() >= 2
+                            && HOUSE_CELLS[h][pos.trailing_zeros() as usize] as usize == c
+                            && p.region_useful(board, h, d)
+                    })
+                })
+            })
+        {
+            continue;
+        }
+        let mut value_on: Vec<(usize, Rc<Outcome>)> = Vec::new();
+        for d in bits(m) {
+            let p_on = id(c, d, true);
+            let p_off = id(c, d, false);
+            let do_double = card >= 3 && !mode.nishio() && mode.dynamic();
+            let do_contradiction = mode.dynamic() || mode.nishio();
+            let on = ons.get(&engine, c, d);
+            let off = if do_double || do_contradiction {
+                engine.assume(p_off)
+            } else {
+                Outcome::new()
+            };
+            if do_contradiction {
+                for (o, assumed, concluded) in [(&*on, p_on, p_off), (&off, p_off, p_on)] {
+                    let Some([(a, ap, ac), (b, bp, bc)]) = &o.absurd else {
+                        continue;
+                    };
+                    let (pl, el) = conclusion(board, concluded);
+                    let mk = made(
+                        &[
+                            Part {
+                                out: o,
+                                target: *a,
+                                parents: ap,
+                                cause: *ac,
+                            },
+                            Part {
+                                out: o,
+                                target: *b,
+                                parents: bp,
+                                cause: *bc,
+                            },
+                        ],
+                        &mut seen,
+                        nesting,
+                        CAUSE_NONE,
+                    );
+                    push_found(
+                        &mut found,
+                        board,
+                        mode,
+                        "contradiction",
+                        7,
+                        mk,
+                        pl,
+                        el,
+                        vec![cell(c)],
+                        || {
+                            format!(
+                                "if {} then both {} and {}: so {}",
+                                pot_str(assumed),
+                                o.describe(*a, ap),
+                                o.describe(*b, bp),
+                                pot_str(concluded)
+                            )
+                        },
+                    );
+                }
+            }
+            if do_double {
+                for t in on.ons().chain(on.offs()).collect::<Vec<_>>() {
+                    if !off.contains(t) {
+                        continue;
+                    }
+                    let (pl, el) = conclusion(board, t);
+                    if el.is_empty() {
+                        continue;
+                    }
+                    let mk = made(
+                        &[
+                            Part {
+                                out: &on,
+                                target: t,
+                                parents: on.parents(t),
+                                cause: CAUSE_NONE,
+                            },
+                            Part {
+                                out: &off,
+                                target: t,
+                                parents: off.parents(t),
+                                cause: CAUSE_NONE,
+                            },
+                        ],
+                        &mut seen,
+                        nesting,
+                        CAUSE_NONE,
+                    );
+                    push_found(
+                        &mut found,
+                        board,
+                        mode,
+                        "double",
+                        1,
+                        mk,
+                        pl,
+                        el,
+                        vec![cell(c)],
+                        || {
+                            format!(
+                                "{} and {} both imply {}: {} and {}",
+                                pot_str(p_on),
+                                pot_str(p_off),
+                                pot_str(t),
+                                on.describe(t, on.parents(t)),
+                                off.describe(t, off.parents(t))
+                            )
+                        },
+                    );
+                }
+            }
+            if !mode.nishio() {
+                region_chains(
+                    &engine, board, c, d, &on, &mut ons, prune, &mut found, &mut seen,
+                );
+            }
+            value_on.push((d, on));
+        }
+        if cell_ok && !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
+            cell_chains(&engine, board, c, &value_on, &mut found, &mut seen);
+        }
+    }
+    found
+}
+
 /// The rating of SE's contradiction chain from "`c` is `d`" in `mode` (Nishio, Dynamic or
 /// Dynamic (+)): the rating `forcing_chains` gives the step "`c` is not `d`" when the assumption
 /// leads to a contradiction; `None` if it does not. For rating the named techniques
 /// (`logic::named`).
 pub(crate) fn contradiction_rating(board: &Board, mode: Mode, c: usize, d: usize) -> Option<u16> {
-    let engine = Engine {
-        board,
-        mode,
-        orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
-    };
+    let engine = engine(board, mode, false);
     let on = engine.assume(id(c, d, true));
-    let [(a, ap), (b, bp)] = on.absurd.as_ref()?;
+    let [(a, ap, _), (b, bp, _)] = on.absurd.as_ref()?;
     let mut seen = vec![false; 1458];
     let complexity = on.ancestors(*a, ap, &mut seen) + on.ancestors(*b, bp, &mut seen);
     Some(mode.base() + length_bonus(complexity))
@@ -735,10 +982,11 @@ pub(crate) fn contradiction_rating(board: &Board, mode: Mode, c: usize, d: usize
 #[allow(clippy::too_many_arguments)]
 fn push_found(
     found: &mut Vec<Found>,
+    board: &Board,
     mode: Mode,
     kind: &str,
     sort_key: u8,
-    complexity: usize,
+    mk: Made,
     placements: Vec<(Cell, Digit)>,
     eliminations: Vec<(Cell, Digit)>,
     cells: Vec<Cell>,
@@ -749,15 +997,29 @@ fn push_found(
     }
     let technique = name(mode, kind);
     found.push(Found {
-        rating: mode.base() + length_bonus(complexity),
-        complexity,
+        rating: mode.base() + length_bonus(mk.complexity),
+        complexity: mk.complexity,
         sort_key,
         technique,
         placements,
         eliminations,
         cells,
-        text: format!("{technique}: {}", text()),
+        text: board.say(|| format!("{technique}: {}", text())),
+        rule_on: mk.rule_on,
+        key: mk.key,
     });
+}
+
+/// The outcome of each "cell is digit" assumption, made once: a region forcing chain needs
+/// those of the digit's other places, which the search meets again as cells of their own.
+struct OnCache(Vec<Option<Rc<Outcome>>>);
+
+impl OnCache {
+    fn get(&mut self, engine: &Engine, c: usize, d: usize) -> Rc<Outcome> {
+        self.0[c * 9 + d]
+            .get_or_insert_with(|| Rc::new(engine.assume(id(c, d, true))))
+            .clone()
+    }
 }
 
 /// Targets implied by every branch: on targets first, then off, in the first branch's order.
@@ -768,9 +1030,9 @@ fn common_targets<'a>(branches: impl Iterator<Item = &'a Outcome> + Clone) -> Ve
     };
     let mut out = Vec::new();
     for want_on in [true, false] {
-        for (i, _, _) in &first.nodes {
-            if id_on(*i) == want_on && branches.clone().all(|b| b.contains(*i)) {
-                out.push(*i);
+        for n in &first.nodes {
+            if id_on(n.id) == want_on && branches.clone().all(|b| b.contains(n.id)) {
+                out.push(n.id);
             }
         }
     }
@@ -778,43 +1040,63 @@ fn common_targets<'a>(branches: impl Iterator<Item = &'a Outcome> + Clone) -> Ve
 }
 
 fn cell_chains(
+    engine: &Engine,
     board: &Board,
-    mode: Mode,
     c: usize,
-    value_on: &[(usize, Outcome)],
+    value_on: &[(usize, Rc<Outcome>)],
     found: &mut Vec<Found>,
     seen: &mut [bool],
 ) {
-    for t in common_targets(value_on.iter().map(|(_, o)| o)) {
+    for t in common_targets(value_on.iter().map(|(_, o)| &**o)) {
         let (pl, el) = conclusion(board, t);
         if el.is_empty() {
             continue;
         }
-        let cx: usize = value_on
+        let parts: Vec<Part> = value_on
             .iter()
-            .map(|(_, o)| o.stored_ancestors(t, seen))
-            .sum();
-        push_found(found, mode, "cell", 5, cx, pl, el, vec![cell(c)], || {
-            let branches: Vec<String> = value_on
-                .iter()
-                .map(|(_, o)| o.describe(t, o.parents(t)))
-                .collect();
-            format!(
-                "whichever digit {} takes, {}: {}",
-                cell(c),
-                pot_str(t),
-                branches.join("; ")
-            )
-        });
+            .map(|(_, o)| Part {
+                out: o,
+                target: t,
+                parents: o.parents(t),
+                cause: CAUSE_NONE,
+            })
+            .collect();
+        let mk = made(&parts, seen, engine.nesting, CAUSE_CELL);
+        push_found(
+            found,
+            board,
+            engine.mode,
+            "cell",
+            5,
+            mk,
+            pl,
+            el,
+            vec![cell(c)],
+            || {
+                let branches: Vec<String> = value_on
+                    .iter()
+                    .map(|(_, o)| o.describe(t, o.parents(t)))
+                    .collect();
+                format!(
+                    "whichever digit {} takes, {}: {}",
+                    cell(c),
+                    pot_str(t),
+                    branches.join("; ")
+                )
+            },
+        );
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn region_chains(
     engine: &Engine,
     board: &Board,
     c: usize,
     d: usize,
     on: &Outcome,
+    ons: &mut OnCache,
+    prune: Option<&Prune>,
     found: &mut Vec<Found>,
     seen: &mut [bool],
 ) {
@@ -825,27 +1107,36 @@ fn region_chains(
             continue;
         }
         let first = HOUSE_CELLS[h][pos.trailing_zeros() as usize] as usize;
-        if first != c {
+        if first != c || prune.is_some_and(|p| !p.region_useful(board, h, d)) {
             continue;
         }
-        let others: Vec<Outcome> = bits(pos)
+        let others: Vec<Rc<Outcome>> = bits(pos)
             .map(|k| HOUSE_CELLS[h][k] as usize)
             .filter(|&o| o != c)
-            .map(|o| engine.assume(id(o, d, true)))
+            .map(|o| ons.get(engine, o, d))
             .collect();
-        let branches = || std::iter::once(on).chain(others.iter());
+        let branches = || std::iter::once(on).chain(others.iter().map(|o| &**o));
         for t in common_targets(branches()) {
             let (pl, el) = conclusion(board, t);
             if el.is_empty() {
                 continue;
             }
-            let cx: usize = branches().map(|o| o.stored_ancestors(t, seen)).sum();
+            let parts: Vec<Part> = branches()
+                .map(|o| Part {
+                    out: o,
+                    target: t,
+                    parents: o.parents(t),
+                    cause: CAUSE_NONE,
+                })
+                .collect();
+            let mk = made(&parts, seen, engine.nesting, CAUSE_HOUSE + h as u8);
             push_found(
                 found,
+                board,
                 engine.mode,
                 "region",
                 6,
-                cx,
+                mk,
                 pl,
                 el,
                 vec![cell(c)],
@@ -862,5 +1153,226 @@ fn region_chains(
                 },
             );
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Nesting (SE's levels 2 to 5).
+
+/// A hint found on the working grid of an outer chain: what it removes (off identities, in
+/// SE's order: by row, column, digit), its rating and complexity, the on potentials of its
+/// chains with their causes, and its identity.
+pub(crate) struct Inner {
+    pub(crate) rating: u16,
+    pub(crate) complexity: usize,
+    pub(crate) sort_key: u8,
+    pub(crate) elims: Vec<Id>,
+    pub(crate) rule_on: Vec<(Id, u8)>,
+    pub(crate) key: u64,
+}
+
+impl Inner {
+    fn from_found(f: Found) -> Inner {
+        let mut elims: Vec<Id> = f
+            .eliminations
+            .iter()
+            .map(|(c, d)| id(c.as_index(), d.as_index(), false))
+            .collect();
+        elims.sort_unstable();
+        Inner {
+            rating: f.rating,
+            complexity: f.complexity,
+            sort_key: f.sort_key,
+            elims,
+            rule_on: f.rule_on,
+            key: f.key,
+        }
+    }
+}
+
+/// SE's `getAdvancedPotentials` beyond the simple techniques, for an outer chain of `level` 2
+/// or more whose propagation stalled with working candidates `cur` (the outer board's are
+/// `orig`). The chains of the next family that finds any are sorted as SE sorts hints (rating,
+/// complexity, kind; stable), and each turns off what it removes, resting on the candidates
+/// the outer chain removed from the cells and houses its strong links pass through (SE's
+/// `getRuleParents`); a chain resting on none is skipped, as it exists without the outer chain.
+///
+/// The families by level: 2, SE's "Forcing Chains & Cycles"; 3, those, then multiple (cell and
+/// region) forcing chains; 4, dynamic forcing chains; 5 and up, dynamic forcing chains, then
+/// dynamic forcing chains of level `level - 3`.
+fn nested_offs(
+    board: &Board,
+    level: u8,
+    cur: &[u16; 81],
+    orig: &[u16; 81],
+    clean: bool,
+    clean_multiple: bool,
+) -> Vec<(Id, Vec<Id>, Option<Nest>)> {
+    let mut inner = board.clone();
+    inner.cands = *cur;
+    inner.explain = false;
+    let families: &[Family] = match level {
+        2 => &[Family::Static],
+        3 => &[Family::Static, Family::Forcing(Mode::Multiple)],
+        4 => &[Family::Forcing(Mode::Dynamic)],
+        l => &[
+            Family::Forcing(Mode::Dynamic),
+            Family::Forcing(Mode::Nested(l - 3)),
+        ],
+    };
+    for fam in families {
+        let mut hints: Vec<Inner> = match *fam {
+            Family::Static => super::nested::static_hints(&inner, clean.then_some(orig)),
+            Family::Forcing(m) => {
+                // Level 3's multiple chains on a board that had none: only those resting on a
+                // removal can count, so the others need not be made.
+                let prune = (m == Mode::Multiple && clean_multiple).then(|| Prune {
+                    orig,
+                    reach: super::nested::new_link_reach(&inner, orig),
+                });
+                all_chains(&inner, m, true, prune.as_ref())
+                    .into_iter()
+                    .map(Inner::from_found)
+                    .collect()
+            }
+        };
+        hints.sort_by_key(|h| (h.rating, h.complexity, h.sort_key));
+        let mut out = Vec::new();
+        let mut parents: Vec<Id> = Vec::new();
+        for h in &hints {
+            parents.clear();
+            for &(p, cause) in &h.rule_on {
+                let (c, d) = (id_cell(p), id_digit(p));
+                if cause == CAUSE_CELL {
+                    for v in bits(orig[c] & !cur[c]) {
+                        let q = id(c, v, false);
+                        if !parents.contains(&q) {
+                            parents.push(q);
+                        }
+                    }
+                } else if cause >= CAUSE_HOUSE {
+                    for &o in &HOUSE_CELLS[(cause - CAUSE_HOUSE) as usize] {
+                        let o = o as usize;
+                        if orig[o] >> d & 1 == 1 && cur[o] >> d & 1 == 0 {
+                            let q = id(o, d, false);
+                            if !parents.contains(&q) {
+                                parents.push(q);
+                            }
+                        }
+                    }
+                }
+            }
+            if parents.is_empty() {
+                continue;
+            }
+            let nest = Nest {
+                key: h.key,
+                complexity: h.complexity as u32,
+            };
+            for &e in &h.elims {
+                out.push((e, parents.clone(), Some(nest)));
+            }
+        }
+        if !out.is_empty() {
+            return out;
+        }
+    }
+    Vec::new()
+}
+
+/// What an inner multiple search (level 3) on a working grid may skip, when the outer board has
+/// no multiple forcing chain: a cell or region forcing chain whose cell (or house) lost no
+/// candidate and none of whose branches can reach a strong link the outer board lacks would
+/// rest on no removal (SE's rule parents would be empty), so it is skipped anyway.
+pub(crate) struct Prune<'a> {
+    orig: &'a [u16; 81],
+    /// Bit 0 per identity: it reaches a new strong link (`nested::new_link_reach`).
+    reach: Vec<u8>,
+}
+
+impl Prune<'_> {
+    fn cell_useful(&self, board: &Board, c: usize) -> bool {
+        self.orig[c] != board.cands[c]
+            || bits(board.cands[c]).any(|v| self.reach[id(c, v, true) as usize] & 1 != 0)
+    }
+
+    fn region_useful(&self, board: &Board, h: usize, d: usize) -> bool {
+        HOUSE_CELLS[h].iter().any(|&o| {
+            let o = o as usize;
+            let (had, has) = (self.orig[o] >> d & 1 == 1, board.cands[o] >> d & 1 == 1);
+            (had && !has) || (has && self.reach[id(o, d, true) as usize] & 1 != 0)
+        })
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Family {
+    Static,
+    Forcing(Mode),
+}
+
+/// Identity of a potential, for the static chains' nesting (`nested`).
+pub(crate) type PotId = Id;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Puzzle;
+
+    /// A puzzle of the forum's hardest list (HardestDatabase110626), rated 10.3/1.2/1.2 by SE
+    /// 1.2.1, after its first three steps: SE's next step is "Region Forcing Chains: 5 in row
+    /// ==> R6C5.8 off", Dynamic Region Forcing Chains (+ Forcing Chains), 10.3.
+    fn board_before_level_two() -> Board {
+        let p: Puzzle =
+            "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9...8.....5.6.......2"
+                .parse()
+                .unwrap();
+        let mut b = Board::new(&p);
+        for _ in 0..3 {
+            let s = super::super::next_step(&b).unwrap();
+            b.apply(&s);
+        }
+        b
+    }
+
+    #[test]
+    fn level_two_finds_ses_region_chain_at_its_rating() {
+        let b = board_before_level_two();
+        assert!(forcing_chains(&b, Mode::DynamicPlus).is_none());
+        let s = forcing_chains(&b, Mode::Nested(2)).expect("a level-2 chain");
+        assert_eq!(s.rating, Rating(103));
+        assert_eq!(
+            s.technique,
+            "Dynamic Region Forcing Chains (+ Forcing Chains)"
+        );
+        assert_eq!(s.eliminations, vec![(cell(5 * 9 + 4), digit(7))]);
+        assert!(s.text.contains("wherever 5 goes in row 6"), "{}", s.text);
+    }
+
+    #[test]
+    fn nested_chain_complexity_counts_the_inner_chains() {
+        // 10.3 is 9.5 plus SE's length bonus 0.8: 51 to 66 nodes, the outer chain's own and
+        // those of the inner chains it rests on.
+        let b = board_before_level_two();
+        let all = all_chains(&b, Mode::Nested(2), false, None);
+        let best = all
+            .iter()
+            .min_by_key(|f| (f.rating, f.complexity, f.sort_key))
+            .unwrap();
+        assert_eq!(best.rating, 103);
+        assert!((51..=66).contains(&best.complexity), "{}", best.complexity);
+        assert_eq!(length_bonus(best.complexity), 8);
+    }
+
+    #[test]
+    fn base_ratings_follow_se_levels() {
+        assert_eq!(Mode::Nested(2).base(), 95);
+        assert_eq!(Mode::Nested(3).base(), 100);
+        assert_eq!(Mode::Nested(4).base(), 105);
+        assert_eq!(Mode::Nested(5).base(), 110);
+        assert_eq!(
+            name(Mode::Nested(3), "contradiction"),
+            "Dynamic Contradiction Forcing Chains (+ Multiple Forcing Chains)"
+        );
     }
 }

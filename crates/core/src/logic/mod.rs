@@ -54,6 +54,7 @@ pub mod fish;
 pub mod forcing;
 pub mod intersections;
 pub mod named;
+mod nested;
 pub mod singles;
 pub mod subsets;
 pub mod uniqueness;
@@ -557,7 +558,7 @@ pub struct Grade {
 ///
 /// # Complexity
 /// Microseconds while singles and subsets apply; chains take up to milliseconds, nested forcing
-/// chains up to a second on the hardest puzzles (see `benches/logic.rs`).
+/// chains (levels 2 to 5) up to seconds on the forum's hardest puzzles (see BENCHMARKS.md).
 pub fn next_step(board: &Board) -> Option<Step> {
     if board.is_solved() || board.is_broken() {
         return None;
@@ -637,21 +638,27 @@ fn chain_step(board: &Board) -> Option<Step> {
     try_technique!(forcing::forcing_chains(board, forcing::Mode::Nishio));
     try_technique!(forcing::forcing_chains(board, forcing::Mode::Multiple));
     try_technique!(forcing::forcing_chains(board, forcing::Mode::Dynamic));
-    forcing::forcing_chains(board, forcing::Mode::DynamicPlus)
+    try_technique!(forcing::forcing_chains(board, forcing::Mode::DynamicPlus));
+    // SE's nested forcing chains: levels 2 and 3 ("advanced"), 4 and 5 ("experimental").
+    for level in 2..=5 {
+        try_technique!(forcing::forcing_chains(board, forcing::Mode::Nested(level)));
+    }
+    None
 }
 
-/// The rating given to a step that no implemented technique finds. SE would need nested forcing
-/// chains of level 2 or more there: base 9.5 ("+ Forcing Chains") or 10.0 ("+ Multiple Forcing
-/// Chains"), plus a length bonus that for such chains is typically 0.8 to 1.1; 10.5 is in the
-/// middle of that range.
+/// The rating given to a step that no implemented technique finds: SE's rule list ends with
+/// nested forcing chains of level 5 (11.0 and up), and a puzzle that even those cannot advance
+/// (none seen) gets one placement rated 10.5, the middle of the nested levels' range, so that
+/// every uniquely solvable puzzle is rated.
 const FALLBACK_RATING: Rating = Rating(105);
 
 /// Grades a puzzle: solves it with [`next_step`] until solved or stuck, and reports ER, EP, ED
 /// and the path. [`rate`] gives the same ratings without the path, faster.
 ///
 /// Never hangs: every technique is bounded, and each step removes at least one candidate. If no
-/// technique applies to a uniquely solvable puzzle, one cell of the solution is placed as a step
-/// rated 10.5 ("Nested Forcing Chains"), so every such puzzle is rated. A puzzle without a unique
+/// technique applies to a uniquely solvable puzzle (not even SE's nested forcing chains of level
+/// 5), one cell of the solution is placed as a step rated 10.5 ("Nested Forcing Chains"), so
+/// every such puzzle is rated. A puzzle without a unique
 /// solution is solved as far as the techniques up to BUG go; then `solved` is false (unless they
 /// filled the grid).
 ///
