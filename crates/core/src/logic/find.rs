@@ -23,9 +23,10 @@ use crate::solver::{solve_unique_marked, Solutions};
 /// that technique's steps, the lowest rated for a named technique). `None` on a solved or
 /// broken board, or where the position holds no step of `t`.
 ///
-/// [`Technique::NestedForcingChains`] is the grader's last resort: a step of it exists only
-/// where no other rule of the grader finds one (then it places the empty cell with fewest
-/// candidates, from the solution of the board's candidates, if that is unique).
+/// [`Technique::NestedForcingChains`] is SE's nested levels 2 to 5, tried in that order (the
+/// first level that finds a step gives it, as in the grader), then the grader's last resort:
+/// where no rule of the grader finds a step, the empty cell with fewest candidates placed from
+/// the solution of the board's candidates, if that is unique.
 ///
 /// The step's technique name maps back to `t`: `Technique::of_step(step.technique) ==
 /// Some(t)`.
@@ -46,8 +47,9 @@ use crate::solver::{solve_unique_marked, Solutions};
 ///
 /// # Complexity
 /// That of the technique's finder: microseconds for singles to wings, up to milliseconds for
-/// chains, ALS-XZ and forcing chains; [`Technique::NestedForcingChains`] first runs every other
-/// rule of the grader (up to a second on the hardest positions).
+/// chains, ALS-XZ and forcing chains; [`Technique::NestedForcingChains`] up to seconds on the
+/// hardest positions (its levels' searches, then, where they find nothing, every other rule of
+/// the grader).
 pub fn find_technique(board: &Board, t: Technique) -> Option<Step> {
     if board.is_solved() || board.is_broken() {
         return None;
@@ -108,10 +110,15 @@ pub fn find_technique(board: &Board, t: Technique) -> Option<Step> {
     step.filter(|s| is_t(s.technique))
 }
 
-/// The grader's last resort ([`super::grade`]): where none of its rules finds a step, the
-/// empty cell with the fewest candidates takes its digit in the unique solution of the board's
-/// candidates.
+/// SE's nested forcing chains, levels 2 to 5, then the grader's last resort
+/// ([`super::grade`]): where none of its rules finds a step, the empty cell with the fewest
+/// candidates takes its digit in the unique solution of the board's candidates.
 fn nested(board: &Board) -> Option<Step> {
+    for level in 2..=5 {
+        if let Some(step) = forcing::forcing_chains(board, forcing::Mode::Nested(level)) {
+            return Some(step);
+        }
+    }
     if super::next_step_unchecked(board).is_some() {
         return None;
     }
