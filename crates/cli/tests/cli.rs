@@ -614,6 +614,16 @@ fn explain_walks_the_whole_path() {
     let brief = String::from_utf8(brief.get_output().stdout.clone()).unwrap();
     assert!(brief.contains("rating ER 9.0"));
     assert!(!brief.contains("+----"));
+    // Each step names its technique once: the chains' texts open with their name, which the
+    // line already shows.
+    let mut chains = 0;
+    for line in brief.lines().filter(|l| l.contains("] ")) {
+        let (_, rest) = line.split_once("] ").unwrap();
+        let (name, said) = rest.split_once(": ").expect("technique: text");
+        chains += usize::from(name.contains("Chain"));
+        assert!(!said.starts_with(&format!("{name}:")), "{line}");
+    }
+    assert!(chains > 0, "a 9.0 puzzle needs chains:\n{brief}");
 }
 
 #[test]

@@ -362,13 +362,20 @@ pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
         draw_board(&board, &mut text);
     }
     for (n, step) in steps.iter().enumerate() {
+        // The chains' texts open with their own name, which the line already shows.
+        let name = step.technique;
+        let said = step
+            .text
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&step.text);
         let _ = writeln!(
             text,
             "\n{}. [{}] {}: {}\n   => {}",
             n + 1,
             step.rating,
-            step.technique,
-            step.text,
+            name,
+            said,
             describe_effect(step)
         );
         board.apply(step);
