@@ -348,6 +348,14 @@ await step('print renders N new puzzles of a band, with solutions', async () => 
   await page.selectOption('#print-band', 'medium');
   await page.selectOption('#print-per-page', '4');
   await page.check('#print-solutions');
+  // A check box sits beside its words, not at the far end of the line from them.
+  const gap = await page.evaluate(() => {
+    const box = document.getElementById('print-solutions');
+    const words = document.createRange();
+    words.selectNode(box.nextSibling);
+    return words.getBoundingClientRect().left - box.getBoundingClientRect().right;
+  });
+  assert(gap >= 0 && gap < 20, `the check box is ${gap}px from "Solutions at the end"`);
   await page.click('#print-batch');
   await page.waitForFunction(() => document.querySelectorAll('#print-area .print-puzzle').length === 6);
   assertEq(await page.locator('#print-area .print-page').count(), 2, 'a page of puzzles, a page of answers');
