@@ -423,7 +423,7 @@ fn draw_grid_pdf(
     }
     surface.set_stroke(None);
     let m = metrics();
-    let mut digit = |colour: u8, d: u8, size: f32, cx: f32, cy: f32| {
+    let digit = |colour: u8, d: u8, size: f32, cx: f32, cy: f32| {
         surface.set_fill(Some(Fill {
             paint: luma::Color::new(colour).into(),
             opacity: NormalizedF32::ONE,
@@ -440,6 +440,20 @@ fn draw_grid_pdf(
             text,
         );
     };
+    place_digits(cells, x, y, cell, digit);
+}
+
+/// Calls `digit(grey level, digit, font size, centre x, centre y)` for every digit a grid of
+/// side `9 * cell` with its top-left corner at (`x`, `y`) shows: the givens black, the solved
+/// digits grey, the candidates small, lighter grey and in a 3x3 layout. The PDF and the SVG
+/// writers both place their digits with it, so the two pictures agree.
+fn place_digits(
+    cells: &[Shown; 81],
+    x: f32,
+    y: f32,
+    cell: f32,
+    mut digit: impl FnMut(u8, u8, f32, f32, f32),
+) {
     for (i, &shown) in cells.iter().enumerate() {
         let (r, c) = (i / 9, i % 9);
         let cx = x + (c as f32 + 0.5) * cell;
@@ -510,7 +524,7 @@ pub fn svg(entry: &Entry, answer: bool) -> String {
         );
     }
     let height = metrics().digit_height;
-    let mut digit = |colour: u8, d: u8, size: f32, cx: f32, cy: f32| {
+    let digit = |colour: u8, d: u8, size: f32, cx: f32, cy: f32| {
         let fill = if colour == 0 {
             String::new()
         } else {
@@ -524,22 +538,7 @@ pub fn svg(entry: &Entry, answer: bool) -> String {
             num(size),
         );
     };
-    for (i, &shown) in cells(entry, answer).iter().enumerate() {
-        let (r, c) = (i / 9, i % 9);
-        let cx = pad + (c as f32 + 0.5) * cell;
-        let cy = top + (r as f32 + 0.5) * cell;
-        match shown {
-            Shown::Empty => {}
-            Shown::Given(d) => digit(0, d, cell * DIGIT, cx, cy),
-            Shown::Solved(d) => digit(GREY, d, cell * DIGIT, cx, cy),
-            Shown::Candidates(set) => {
-                for d in set.iter().map(|d| d.get()) {
-                    let (mx, my) = candidate_centre(d, cx, cy, cell);
-                    digit(MARK_GREY, d, cell * CANDIDATE, mx, my);
-                }
-            }
-        }
-    }
+    place_digits(&cells(entry, answer), pad, top, cell, digit);
     s.push_str("</g>\n</svg>\n");
     s
 }
