@@ -10,6 +10,7 @@
 // looked at.
 
 import { chromium } from 'playwright-core';
+import { assert, assertEq, harness } from './harness.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -23,42 +24,19 @@ const look = !!process.env.SHUDU_E2E_LOOK;
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 const only = process.env.SHUDU_E2E_ONLY ? new RegExp(process.env.SHUDU_E2E_ONLY) : null;
 
-let passed = 0;
 let page;
 let browser;
-
-async function step(name, fn) {
-  if (only && !only.test(name)) return;
-  try {
-    await fn();
-    passed++;
-    console.log(`ok ${passed} - ${name}`);
-  } catch (e) {
-    console.log(`not ok ${passed + 1} - ${name}`);
-    console.log(String(e && e.stack || e).split('\n').map((l) => `  # ${l}`).join('\n'));
-    const shot = path.join(shots, 'shudu-e2e-issue16-failure.png');
-    try {
-      await page.screenshot({ path: shot, fullPage: true });
-      console.log(`  # screenshot: ${shot}`);
-    } catch { /* the page may be gone */ }
-    console.log(`${passed} passed, 1 failed`);
-    await browser?.close().catch(() => {});
-    process.exit(1);
-  } finally {
+const { step, done } = harness({
+  page: () => page,
+  browser: () => browser,
+  screenshot: path.join(shots, 'shudu-e2e-issue16-failure.png'),
+  only,
+  // Every check has a browser context of its own.
+  after: async () => {
     await page?.context().close().catch(() => {});
     page = null;
-  }
-}
-
-function assert(cond, message) {
-  if (!cond) throw new Error(`assertion failed: ${message}`);
-}
-
-function assertEq(actual, expected, message) {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-    throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-  }
-}
+  },
+});
 
 async function post(p, body) {
   const res = await fetch(new URL(p, url), {
@@ -689,5 +667,4 @@ await step('a removal applied without notes is not offered again by the next hin
   await page.context().close();
 });
 
-await browser.close();
-console.log(`${passed} passed, 0 failed`);
+await done();

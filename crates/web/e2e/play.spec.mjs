@@ -8,6 +8,7 @@
 // screenshot to $SHUDU_E2E_SHOTS (default: the system's temporary folder).
 
 import { chromium } from 'playwright-core';
+import { assert, assertEq, harness } from './harness.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,39 +20,14 @@ if (!url) {
 const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 
-let passed = 0;
 let page;
 let context;
 let browser;
-
-async function step(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok ${passed} - ${name}`);
-  } catch (e) {
-    console.log(`not ok ${passed + 1} - ${name}`);
-    console.log(String(e && e.stack || e).split('\n').map((l) => `  # ${l}`).join('\n'));
-    const shot = path.join(shots, 'shudu-e2e-failure.png');
-    try {
-      await page.screenshot({ path: shot, fullPage: true });
-      console.log(`  # screenshot: ${shot}`);
-    } catch { /* the page may be gone */ }
-    console.log(`${passed} passed, 1 failed`);
-    await browser?.close().catch(() => {});
-    process.exit(1);
-  }
-}
-
-function assert(cond, message) {
-  if (!cond) throw new Error(`assertion failed: ${message}`);
-}
-
-function assertEq(actual, expected, message) {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-    throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-  }
-}
+const { step, done } = harness({
+  page: () => page,
+  browser: () => browser,
+  screenshot: path.join(shots, 'shudu-e2e-failure.png'),
+});
 
 const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')));
 const cell = (i) => page.locator(`.cell[data-i="${i}"]`);
@@ -470,5 +446,4 @@ await step('no script errors', async () => {
   assertEq(pageErrors, [], 'page errors');
 });
 
-await browser.close();
-console.log(`${passed} passed, 0 failed`);
+await done();

@@ -14,6 +14,7 @@
 // (shudu-e2e-practise-x-wing.png), to be looked at.
 
 import { chromium } from 'playwright-core';
+import { assert, harness } from './harness.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -25,32 +26,13 @@ if (!url) {
 const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 
-let passed = 0;
 let page;
 let browser;
-
-async function step(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok ${passed} - ${name}`);
-  } catch (e) {
-    console.log(`not ok ${passed + 1} - ${name}`);
-    console.log(String(e && e.stack || e).split('\n').map((l) => `  # ${l}`).join('\n'));
-    const shot = path.join(shots, 'shudu-e2e-practise-failure.png');
-    try {
-      await page.screenshot({ path: shot, fullPage: true });
-      console.log(`  # screenshot: ${shot}`);
-    } catch { /* the page may be gone */ }
-    console.log(`${passed} passed, 1 failed`);
-    await browser?.close().catch(() => {});
-    process.exit(1);
-  }
-}
-
-function assert(cond, message) {
-  if (!cond) throw new Error(`assertion failed: ${message}`);
-}
+const { step, done } = harness({
+  page: () => page,
+  browser: () => browser,
+  screenshot: path.join(shots, 'shudu-e2e-practise-failure.png'),
+});
 
 const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')));
 const text = (sel) => page.textContent(sel);
@@ -210,5 +192,4 @@ await step('an unknown technique is refused with a message naming the field', as
   assert(res.status === 400 && /^practise: unknown technique 'x-wings'/.test(body.error), JSON.stringify(body));
 });
 
-console.log(`${passed} passed, 0 failed`);
-await browser.close();
+await done();

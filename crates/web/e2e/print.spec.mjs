@@ -17,6 +17,7 @@
 // line per check and "N passed, N failed"; exits non-zero on the first failure.
 
 import { chromium } from 'playwright-core';
+import { assert, assertEq, harness } from './harness.mjs';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,32 +29,8 @@ if (!rest.length || rest.length % 3) {
 }
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 
-let passed = 0;
 let browser;
-
-async function step(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok ${passed} - ${name}`);
-  } catch (e) {
-    console.log(`not ok ${passed + 1} - ${name}`);
-    console.log(String((e && e.stack) || e).split('\n').map((l) => `  # ${l}`).join('\n'));
-    console.log(`${passed} passed, 1 failed`);
-    await browser?.close().catch(() => {});
-    process.exit(1);
-  }
-}
-
-function assert(cond, message) {
-  if (!cond) throw new Error(`assertion failed: ${message}`);
-}
-
-function assertEq(actual, expected, message) {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-    throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-  }
-}
+const { step, done } = harness({ browser: () => browser });
 
 const run = (tool, args) => execFileSync(tool, args, { encoding: 'utf8' });
 
@@ -281,5 +258,4 @@ async function compare(name, puzzle, bookPdf) {
   await page.close();
 }
 
-await browser.close();
-console.log(`${passed} passed, 0 failed`);
+await done();
