@@ -394,6 +394,13 @@ await step('Shift+arrows select several cells; notes marked complete (K) are jud
   await cell(c).click();
   await page.click('#notes-complete');
   assert(!(await cell(c).evaluate((e) => e.classList.contains('notes-complete'))), 'unmarked');
+  // Marking is a move like any other: Undo puts the mark back, Redo takes it off again.
+  const marked = () => cell(c).evaluate((e) => e.classList.contains('notes-complete'));
+  await page.click('#undo');
+  assert(await marked(), 'Undo marks the notes complete again');
+  assert((await saved()).complete[c], 'and the saved game has the mark');
+  await page.click('#redo');
+  assert(!(await marked()), 'Redo takes the mark off');
   if (look) await page.screenshot({ path: path.join(shots, 'look-notes-complete.png') });
 });
 

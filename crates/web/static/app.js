@@ -149,9 +149,8 @@ function toggleComplete() {
   const all = targets().filter((i) => !vals[i]);
   if (all.length === 0) return;
   const on = all.every((i) => game.complete[i]) ? 0 : 1;
-  for (const i of all) game.complete[i] = on;
-  saveGame();
-  render();
+  // A move like any other, so Undo takes the mark off (or puts it back) again.
+  if (!commit(new Map(all.map((i) => [i, { x: on }])), 'complete')) return;
   announce(on ? `Notes of ${all.length === 1 ? spokenCell(all[0]) : `${all.length} cells`} marked complete: hints will check them.`
     : 'Notes no longer marked complete.');
 }
@@ -185,16 +184,18 @@ function conflictsOf(vals) {
 // ---------------------------------------------------------------------------------------------
 // Changes, undo and redo. A move is a list of [cell, oldValue, oldMarks, newValue, newMarks],
 // followed by [oldCentre, newCentre, oldColour, newColour] when the centre marks or the colour
-// change (moves saved before those existed have five items).
+// change, and then by [oldComplete, newComplete] when the cell's "notes complete" mark changes
+// (moves saved before those existed have five or nine items).
 
-function setCell(i, v, m, c, k) {
+function setCell(i, v, m, c, k, x) {
   game.values[i] = v;
   game.marks[i] = m;
   if (c !== undefined) game.centre[i] = c;
   if (k !== undefined) game.colours[i] = k;
+  if (x !== undefined) game.complete[i] = x;
 }
-const undoChange = (ch) => setCell(ch[0], ch[1], ch[2], ch[5], ch[7]);
-const redoChange = (ch) => setCell(ch[0], ch[3], ch[4], ch[6], ch[8]);
+const undoChange = (ch) => setCell(ch[0], ch[1], ch[2], ch[5], ch[7], ch[9]);
+const redoChange = (ch) => setCell(ch[0], ch[3], ch[4], ch[6], ch[8], ch[10]);
 
 function commit(changes, label) {
   if (!game || game.solved || ui.paused || ui.loading) return false;
@@ -204,8 +205,12 @@ function commit(changes, label) {
     const m = next.m ?? game.marks[i];
     const c = next.c ?? game.centre[i];
     const k = next.k ?? game.colours[i];
+    const x = next.x ?? game.complete[i];
     const ch = [i, game.values[i], game.marks[i], v, m];
-    if (c !== game.centre[i] || k !== game.colours[i]) ch.push(game.centre[i], c, game.colours[i], k);
+    if (c !== game.centre[i] || k !== game.colours[i] || x !== game.complete[i]) {
+      ch.push(game.centre[i], c, game.colours[i], k);
+    }
+    if (x !== game.complete[i]) ch.push(game.complete[i], x);
     if (ch.length > 5 || v !== game.values[i] || m !== game.marks[i]) move.push(ch);
   }
   if (move.length === 0) return false;
@@ -242,7 +247,8 @@ function redo() {
 
 function describeMove(move) {
   const names = { digit: 'a digit', erase: 'an erase', mark: 'a pencil mark', fill: 'filling candidates',
-    clear: 'clearing marks', hint: 'a hint', centre: 'a centre mark', colour: 'a colour' };
+    clear: 'clearing marks', hint: 'a hint', centre: 'a centre mark', colour: 'a colour',
+    complete: 'notes marked complete' };
   return names[move.k] || 'a move';
 }
 
@@ -350,9 +356,10 @@ function fillCandidates() {
 function clearMarks() {
   if (!game) return;
   const changes = new Map();
-  for (let i = 0; i < 81; i++) if (game.marks[i] || game.centre[i]) changes.set(i, { m: 0, c: 0 });
+  for (let i = 0; i < 81; i++) {
+    if (game.marks[i] || game.centre[i] || game.complete[i]) changes.set(i, { m: 0, c: 0, x: 0 });
+  }
   game.filled = false;
-  game.complete.fill(0);
   if (commit(changes, 'clear')) announce('Cleared every pencil mark.');
 }
 
@@ -1164,7 +1171,7 @@ function applyHint() {
     }
     changes.set(cell, { ...changes.get(cell), m: m & ~bit(digit) });
   }
-  for (const cell of derived) game.complete[cell] = 1;
+  for (const cell of derived) changes.set(cell, { ...changes.get(cell), x: 1 });
   for (const cell of d.clear) changes.set(cell, { v: 0 });
   for (const { cell, digit } of d.restore_marks) {
     changes.set(cell, { m: (changes.get(cell)?.m ?? game.marks[cell]) | bit(digit) });
@@ -1179,7 +1186,6 @@ function applyHint() {
     announce('Applied the hint.');
   } else {
     game.applied--;
-    for (const cell of derived) game.complete[cell] = 0;
     render();
   }
 }
