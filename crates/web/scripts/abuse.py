@@ -5,7 +5,7 @@ checks that it holds. Python's standard library only.
     python3 crates/web/scripts/abuse.py SHUDU_BIN [--costly 1000] [--half-sent 3000] [--seconds 15]
 
 It starts `SHUDU_BIN play --port 0`, then:
-1. runs `--costly` clients at once for `--seconds`, each POSTing a 10.5-rated puzzle to
+1. runs `--costly` clients at once for `--seconds`, each POSTing a puzzle rated 10.3 (it needs nested forcing chains) to
    /api/import again and again (a new connection each time; after a 503, Retry-After's second), and meanwhile asks GET /api/bands
    every 20 ms: counts the answers by status, and reports the p50 and p99 of /api/bands under
    that load;
@@ -197,7 +197,7 @@ def main() -> int:
         p50 = statistics.median(lat) if lat else float("nan")
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else float("nan")
         print(
-            f"costly: {args.costly} clients POSTing a 10.5 puzzle again and again for "
+            f"costly: {args.costly} clients POSTing a 10.3 puzzle again and again for "
             f"{args.seconds} s: answers by status {statuses}"
         )
         print(f"/api/bands meanwhile: {len(lat)} answers, p50 {p50:.1f} ms, p99 {p99:.1f} ms")
