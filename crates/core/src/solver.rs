@@ -480,11 +480,10 @@ impl State {
         self.cand[3 * d + b] &= !(1 << pos);
     }
 
-    /// Band update of word `W` (step 1), a constant so that each of the 27 copies knows its
-    /// digit, band and neighbours. Returns false on a contradiction.
+    /// Band update of word `w` (step 1). Returns false on a contradiction. Inlined everywhere:
+    /// the sweep calls it with constant words, which fold its index arithmetic.
     #[inline(always)]
-    fn update<const W: usize>(&mut self) -> bool {
-        let w = W;
+    fn update(&mut self, w: usize) -> bool {
         let (d, b) = (w / 3, w % 3);
         let a = self.cand[w];
         let shrink = SHRINK[(a & 0x1FF) as usize] as usize
@@ -514,20 +513,25 @@ impl State {
             | (SINGLE[((a >> 9) & 0x1FF) as usize] as u32) << 9
             | (SINGLE[(a >> 18) as usize] as u32) << 18;
         // Unconditionally: a branch on whether a cell is newly solved is hard to predict, and
-        // clearing cells solved before changes nothing.
+        // clearing cells solved before changes nothing. All nine words of the band lose the
+        // solved cells, then this word gets its own back: no test of the digit.
         self.unsolved[b] &= !solved;
         for e in 0..9 {
-            if e != d {
-                self.cand[3 * e + b] &= !solved;
-            }
+            self.cand[3 * e + b] &= !solved;
         }
+        self.cand[w] = a;
         true
     }
 
-    /// Runs band updates over the words that changed until none does. Returns false on a
-    /// contradiction.
+    /// Runs band updates over the words that changed until none does, in sweeps: each word in
+    /// turn is tested and updated if it changed. Returns false on a contradiction.
+    ///
+    /// The test is a branch that mispredicts at nearly every word it updates (callgrind's
+    /// branch simulation: two thirds of all mispredictions on serg). Where a settle updates few
+    /// words (the light search below a guess) that is still the cheapest way; where it updates
+    /// many (full propagation, from the givens), [`State::settle_rounds`] is.
     #[inline(always)]
-    fn settle(&mut self) -> bool {
+    fn settle_sweep(&mut self) -> bool {
         macro_rules! sweep {
             ($($w:literal)*) => {
                 loop {
@@ -535,7 +539,7 @@ impl State {
                     $(
                         if self.cand[$w] != self.prev[$w] {
                             any = true;
-                            if !self.update::<$w>() {
+                            if !self.update($w) {
                                 return false;
                             }
                         }
@@ -547,6 +551,35 @@ impl State {
             };
         }
         sweep!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26)
+    }
+
+    /// [`State::settle_sweep`] in rounds: each round takes the set of changed words at once,
+    /// branch-free (the compiler compares the 27 words in vectors), and updates them in order;
+    /// a word changed again during the round waits for the next. A round mispredicts about
+    /// once, at its end, against once a word updated for the sweep: on puzzles mostly solved by
+    /// propagation, whose settles update many words, 60% fewer mispredictions and 6-12% faster
+    /// for 3-7% more instructions; below a guess in the light search (2.2 words a round on
+    /// serg) 3% slower, so the light search keeps the sweep. The fixed point is the same either
+    /// way (the updates only remove candidates, each by a rule monotone in the candidates), so
+    /// the search is too.
+    #[inline(always)]
+    fn settle_rounds(&mut self) -> bool {
+        loop {
+            let mut changed = 0u32;
+            for w in 0..27 {
+                changed |= ((self.cand[w] != self.prev[w]) as u32) << w;
+            }
+            if changed == 0 {
+                return true;
+            }
+            while changed != 0 {
+                let w = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                if !self.update(w) {
+                    return false;
+                }
+            }
+        }
     }
 
     /// Stack update of digit index `d` (step 1, turned by 90°): inside a stack the digit fills one
@@ -627,7 +660,12 @@ impl State {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn propagate(&mut self, stack: bool) -> bool {
         loop {
-            if !self.settle() {
+            let settled = if stack {
+                self.settle_rounds()
+            } else {
+                self.settle_sweep()
+            };
+            if !settled {
                 return false;
             }
             // Every cell placed, and the band updates at their fixed point: a solution (each
@@ -872,11 +910,15 @@ impl State {
         let mut cells = [0u8; 81];
         for d in 0..9 {
             for b in 0..3 {
-                let mut a = self.cand[3 * d + b];
-                while a != 0 {
-                    let pos = a.trailing_zeros() as usize;
-                    a &= a - 1;
-                    cells[27 * b + pos] = d as u8 + 1;
+                // Solved: one cell in each of the band's three rows, so three bits, taken
+                // without a loop (whose exit mispredicted once a word).
+                let a = self.cand[3 * d + b];
+                let low = a & a.wrapping_neg();
+                let rest = a & !low;
+                let mid = rest & rest.wrapping_neg();
+                let high = rest & !mid;
+                for bit in [low, mid, high] {
+                    cells[(27 * b + bit.trailing_zeros() as usize) % 81] = d as u8 + 1;
                 }
             }
         }
