@@ -28,9 +28,11 @@
 //!    3! = 6 permutations. A table keeps the segments on a permutation whose three segments all
 //!    hold candidates (locked candidates inside the band); where the digit has one column left in
 //!    a box, the other two bands lose that column; a row left with one cell is a hidden single,
-//!    and that cell leaves the other eight digits. The updates sweep the 27 words, unrolled with
-//!    constant indices, until none changes; their bookkeeping is branch-free (the branches were
-//!    hard to predict and cost 12-22%).
+//!    and that cell leaves the other eight digits. The updates run until no word
+//!    changes: in sweeps over the 27 words, unrolled with constant indices, in the light search;
+//!    in rounds over the set of changed words, found branch-free, in full propagation. Their
+//!    bookkeeping is branch-free (the branches were hard to predict and cost 12-22%), and
+//!    propagation stops once every cell is placed.
 //! 2. **Naked singles** (a cell with one candidate), found for a whole band at once with
 //!    bit-parallel counters. A placement clears the cell for the other digits and the rest of the
 //!    row for its own; the band update does the box and the column.
@@ -650,7 +652,18 @@ impl State {
     }
 
     /// Propagates to a fixed point: band updates and naked singles, then (with `stack`) stack
-    /// updates and triads. Returns false on a contradiction.
+    /// updates and triads, settling the band updates in sweeps. Returns false on a
+    /// contradiction.
+    #[inline(always)]
+    pub(crate) fn propagate(&mut self, stack: bool) -> bool {
+        self.propagate_settling(stack, false)
+    }
+
+    /// [`State::propagate`], settling the band updates in rounds ([`State::settle_rounds`]) if
+    /// `rounds` and `stack`, else in sweeps. Rounds pay where a settle updates many words: from
+    /// the givens, at the root of a search. Below a guess few words change, and sweeps were
+    /// faster there, on the hardest sets as in the light search (forum 1106: 4% slower with
+    /// rounds at every node).
     ///
     /// Inlined into the search in optimised builds (a call a node cost 3-5%), never in builds
     /// with debug assertions: there the search recursing with propagation inlined took a 285 KB
@@ -658,9 +671,9 @@ impl State {
     /// a deep search (an empty grid) overflowed an 8 MB stack.
     #[cfg_attr(debug_assertions, inline(never))]
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn propagate(&mut self, stack: bool) -> bool {
+    pub(crate) fn propagate_settling(&mut self, stack: bool, rounds: bool) -> bool {
         loop {
-            let settled = if stack {
+            let settled = if stack && rounds {
                 self.settle_rounds()
             } else {
                 self.settle_sweep()
@@ -976,7 +989,8 @@ impl<G: Guesser> Search<G> {
             // Full propagation (stack updates, triads, the permutation branch) at the root and
             // for hard puzzles; the light one below the root of a loose puzzle (see `light`).
             let full = G::STACK_UPDATES && (!self.light || self.guesses >= FULL_AFTER_GUESSES);
-            if !st.propagate(full) {
+            // Rounds at the root only, where the givens change many words at once.
+            if !st.propagate_settling(full, self.guesses == 0) {
                 return;
             }
             if self.guesses == 0 {
