@@ -29,8 +29,9 @@
 //!    hold candidates (locked candidates inside the band); where the digit has one column left in
 //!    a box, the other two bands lose that column; a row left with one cell is a hidden single,
 //!    and that cell leaves the other eight digits. The updates run until no word
-//!    changes: in sweeps over the 27 words, unrolled with constant indices, in the light search;
-//!    in rounds over the set of changed words, found branch-free, in full propagation. Their
+//!    changes: in rounds over the set of changed words, found branch-free, at the root of a
+//!    search (from the givens); in sweeps over the 27 words, unrolled with constant indices,
+//!    below it. Their
 //!    bookkeeping is branch-free (the branches were hard to predict and cost 12-22%), and
 //!    propagation stops once every cell is placed.
 //! 2. **Naked singles** (a cell with one candidate), found for a whole band at once with
@@ -530,8 +531,8 @@ impl State {
     ///
     /// The test is a branch that mispredicts at nearly every word it updates (callgrind's
     /// branch simulation: two thirds of all mispredictions on serg). Where a settle updates few
-    /// words (the light search below a guess) that is still the cheapest way; where it updates
-    /// many (full propagation, from the givens), [`State::settle_rounds`] is.
+    /// words (below a guess) that is still the cheapest way; where it updates many (from the
+    /// givens, at the root of a search), [`State::settle_rounds`] is.
     #[inline(always)]
     fn settle_sweep(&mut self) -> bool {
         macro_rules! sweep {
@@ -560,8 +561,8 @@ impl State {
     /// a word changed again during the round waits for the next. A round mispredicts about
     /// once, at its end, against once a word updated for the sweep: on puzzles mostly solved by
     /// propagation, whose settles update many words, 60% fewer mispredictions and 6-12% faster
-    /// for 3-7% more instructions; below a guess in the light search (2.2 words a round on
-    /// serg) 3% slower, so the light search keeps the sweep. The fixed point is the same either
+    /// for 3-7% more instructions; below a guess (2.2 words a round on serg) 3-4% slower, so
+    /// only the root settles in rounds. The fixed point is the same either
     /// way (the updates only remove candidates, each by a rule monotone in the candidates), so
     /// the search is too.
     #[inline(always)]
