@@ -932,6 +932,13 @@ fn descend<R: RngCore>(
 /// a walk rarely ends, and a new grid is the better bet.)
 const REPAIR_MOVES: usize = 32;
 
+/// [`REPAIR_MOVES`] on a grid with a half-turn automorphism ([`half_turn_grid`]). Such a grid's
+/// walks are short (about 7 moves a puzzle) and a new grid costs about six moves: a cap of 32 /
+/// 12 / 8 / 6 made 799 / 739 / **731** / 753 M instructions (sum over seeds 1-3 of `generate -n
+/// 200 --minimal --symmetry rot180`, a release build without LTO; cap 4 on seeds 1-2: 509 M
+/// against 534 M for 32).
+const HALF_TURN_REPAIR_MOVES: usize = 8;
+
 /// The givens (`filled`) that some known unavoidable set meets alone: those cannot be removed
 /// alone. One pass over the sets for all givens (a pass a given was 10% of the instructions of
 /// rot180 minimal generation).
@@ -1179,7 +1186,8 @@ fn orbit_of(orbits: &[CellSet], c: Cell) -> CellSet {
 }
 
 /// Turns `p` (proper, with solution `grid`, minimal over `orbits`) into a strictly minimal
-/// puzzle of the same grid and symmetry, or `None` after [`REPAIR_MOVES`] moves.
+/// puzzle of the same grid and symmetry, or `None` after [`REPAIR_MOVES`] moves
+/// ([`HALF_TURN_REPAIR_MOVES`] on a grid with a half-turn automorphism).
 ///
 /// An orbit-minimal puzzle keeps an orbit `{c, c'}` when removing both cells breaks
 /// uniqueness, even if removing `c` alone would not; then the puzzle is not minimal. Over random
@@ -1197,7 +1205,12 @@ fn make_minimal<R: RngCore>(
     orbits: &[CellSet],
     rng: &mut R,
 ) -> Option<Puzzle> {
-    for _ in 0..REPAIR_MOVES {
+    let moves = if grid.half_turn {
+        HALF_TURN_REPAIR_MOVES
+    } else {
+        REPAIR_MOVES
+    };
+    for _ in 0..moves {
         // The givens in random order; the first weak orbit that some other orbit can replace
         // makes the move (trying only the first was measured to lose the grid four times in
         // five).
