@@ -442,12 +442,16 @@ struct SolutionGrid {
     /// Made only for the digs that learn unavoidable sets: plain digs keep no sets, and there
     /// the search near the grid does not pay (1.5% more instructions for plain minimal puzzles).
     near: Option<Near>,
+    /// Whether the grid has a half-turn automorphism ([`half_turn_grid`]): then the half turn
+    /// of each unavoidable set learned is one too.
+    half_turn: bool,
 }
 
 impl SolutionGrid {
     fn new(grid: Grid, near: bool) -> SolutionGrid {
         SolutionGrid {
             near: near.then(|| Near::new(&grid)),
+            half_turn: false,
             grid,
         }
     }
@@ -713,7 +717,13 @@ impl Digger<'_> {
                         self.filled &= !cells;
                         self.givens -= cells.len() as usize;
                     }
-                    Some(h) if self.learn => self.learned.push(difference(&h, self.grid)),
+                    Some(h) if self.learn => {
+                        let u = difference(&h, self.grid);
+                        self.learned.push(u);
+                        if self.grid.half_turn {
+                            self.learned.push(half_turn(u));
+                        }
+                    }
                     Some(_) => {}
                 }
             }
@@ -780,14 +790,23 @@ fn dig<R: RngCore>(
     (d.p, d.learned)
 }
 
-/// Adds the `learned` sets that are new to `known`, up to [`MAX_LEARNED`] sets in all.
-fn remember(known: &mut Vec<CellSet>, learned: Vec<CellSet>) {
+/// Adds the `learned` sets of `grid` that are new to `known`, up to [`MAX_LEARNED`] sets in
+/// all; on a grid with a half-turn automorphism, their half turns too (see [`half_turn_grid`]).
+fn remember(known: &mut Vec<CellSet>, learned: Vec<CellSet>, grid: &SolutionGrid) {
     for u in learned {
-        if known.len() >= MAX_LEARNED {
-            break;
-        }
-        if !known.contains(&u) {
-            known.push(u);
+        let turned = half_turn(u);
+        let images: &[CellSet] = if grid.half_turn && turned != u {
+            &[u, turned]
+        } else {
+            &[u]
+        };
+        for &v in images {
+            if known.len() >= MAX_LEARNED {
+                return;
+            }
+            if !known.contains(&v) {
+                known.push(v);
+            }
         }
     }
 }
@@ -870,14 +889,14 @@ fn descend<R: RngCore>(
         let Some(h) = other else {
             // Still proper without it: `p` was not minimal (the floor stopped its digging).
             let (q, learned) = dig(r, grid, &unavoidable, orbits, lo, true, rng);
-            remember(&mut unavoidable, learned);
+            remember(&mut unavoidable, learned, grid);
             p = q;
             givens = p.givens();
             continue;
         };
         // `h` differs from the grid on an unavoidable set: a new given must hit it, and every
         // later puzzle on this grid must hit it too.
-        remember(&mut unavoidable, vec![difference(&h, grid)]);
+        remember(&mut unavoidable, vec![difference(&h, grid)], grid);
         let left = filled & !removed;
         let missed: Vec<CellSet> = unavoidable
             .iter()
@@ -901,7 +920,7 @@ fn descend<R: RngCore>(
             continue;
         }
         let (q, learned) = dig(with(&r, e, grid), grid, &unavoidable, orbits, lo, true, rng);
-        remember(&mut unavoidable, learned);
+        remember(&mut unavoidable, learned, grid);
         p = q;
         givens = p.givens();
     }
@@ -912,6 +931,13 @@ fn descend<R: RngCore>(
 /// 1,233 M instructions for 200 puzzles, 32 made 1,151 M, 16 made 1,206 M: past about 30 moves
 /// a walk rarely ends, and a new grid is the better bet.)
 const REPAIR_MOVES: usize = 32;
+
+/// [`REPAIR_MOVES`] on a grid with a half-turn automorphism ([`half_turn_grid`]). Such a grid's
+/// walks are short (about 7 moves a puzzle) and a new grid costs about six moves: a cap of 32 /
+/// 12 / 8 / 6 made 799 / 739 / **731** / 753 M instructions (sum over seeds 1-3 of `generate -n
+/// 200 --minimal --symmetry rot180`, a release build without LTO; cap 4 on seeds 1-2: 509 M
+/// against 534 M for 32).
+const HALF_TURN_REPAIR_MOVES: usize = 8;
 
 /// The givens (`filled`) that some known unavoidable set meets alone: those cannot be removed
 /// alone. One pass over the sets for all givens (a pass a given was 10% of the instructions of
@@ -945,7 +971,7 @@ fn removable(
     let cell = CellSet::single(c);
     match g.other_solution_in(loaded.reload(&without(p, cell), cell), cell) {
         Some(h) => {
-            remember(unavoidable, vec![difference(&h, g)]);
+            remember(unavoidable, vec![difference(&h, g)], g);
             false
         }
         None => true,
@@ -975,7 +1001,7 @@ fn replace_orbit<R: RngCore>(
     let must = removed & !CellSet::single(spare);
     let base = loaded.reload(&without(p, removed), removed);
     let h = grid.other_solution_in(base, must)?;
-    remember(unavoidable, vec![difference(&h, grid)]);
+    remember(unavoidable, vec![difference(&h, grid)], grid);
     let filled = p.filled();
     let left = filled & !removed;
     // The known sets that the kept givens miss: a choice must hit each of them. Each failing
@@ -1006,12 +1032,149 @@ fn replace_orbit<R: RngCore>(
             Some(h) => {
                 let u = difference(&h, grid);
                 missed.push(u);
-                remember(unavoidable, vec![u]);
+                remember(unavoidable, vec![u], grid);
             }
             None => return Some(with(&without(p, removed), e, grid)),
         }
     }
     None
+}
+
+/// The cells of `u` turned a half turn about the centre (cell `i` ↦ cell `80 - i`).
+fn half_turn(u: CellSet) -> CellSet {
+    CellSet::from_bits(u.bits().reverse_bits() >> (128 - 81))
+}
+
+/// A random grid `G` with a half-turn automorphism: `G[80 - i] = σ(G[i])` for every cell, for
+/// an involution `σ` of the digits with one fixed point (the centre's digit). (A digit fixed by
+/// `σ` has its nine cells closed under the half turn, which fixes only the centre: so exactly
+/// one digit is fixed, and `σ` swaps the other eight in four pairs.)
+///
+/// In such a grid the half turn of an unavoidable set is unavoidable (`H ↦ σ⁻¹ ∘ H ∘ rot` maps
+/// the other grid on `U` to one on the half turn of `U`). So for a rot180-symmetric puzzle a
+/// given is necessary if and only if its partner is, and a kept pair orbit is never weak with one
+/// cell necessary and the other removable, the case that makes orbit-minimal puzzles
+/// non-minimal nine times in ten over random grids (`docs/generate.md`).
+///
+/// Drawn by a randomized depth-first fill of the pairs `{i, 80 - i}` with `σ(v) = 10 - v`, the
+/// most constrained pair first, then a random renaming of the digits. Not uniform over such
+/// grids.
+fn half_turn_grid<R: RngCore>(rng: &mut R) -> Grid {
+    /// `m` with bit `v` moved to bit `10 - v` (the digits' images under `σ`).
+    fn mirror(m: u16) -> u16 {
+        (m.reverse_bits() >> 5) & 0x3FE
+    }
+    /// Row, column and box of each cell.
+    const HOUSES: [[u8; 3]; 81] = {
+        let mut t = [[0u8; 3]; 81];
+        let mut i = 0;
+        while i < 81 {
+            t[i] = [
+                (i / 9) as u8,
+                (i % 9) as u8,
+                ((i / 27) * 3 + (i % 9) / 3) as u8,
+            ];
+            i += 1;
+        }
+        t
+    };
+    /// The cells (below 40) that share a house with their partner `80 - i`.
+    const SHARES_HOUSE: u64 = {
+        let mut m = 0u64;
+        let mut i = 0;
+        while i < 40 {
+            let (a, b) = (HOUSES[i], HOUSES[80 - i]);
+            if a[0] == b[0] || a[1] == b[1] || a[2] == b[2] {
+                m |= 1 << i;
+            }
+            i += 1;
+        }
+        m
+    };
+    struct Fill {
+        cells: [u8; 81],
+        /// Digits used in each row, column and box (bit `v` for digit `v`).
+        used: [[u16; 9]; 3],
+        nodes: u32,
+    }
+    impl Fill {
+        fn houses(i: usize) -> [usize; 3] {
+            let [r, c, b] = HOUSES[i];
+            [r as usize, c as usize, b as usize]
+        }
+        fn free(&self, i: usize) -> u16 {
+            let [r, c, b] = Fill::houses(i);
+            !(self.used[0][r] | self.used[1][c] | self.used[2][b]) & 0x3FE
+        }
+        fn set(&mut self, i: usize, v: u8, on: bool) {
+            let [r, c, b] = Fill::houses(i);
+            for (k, h) in [r, c, b].into_iter().enumerate() {
+                self.used[k][h] ^= 1 << v;
+            }
+            self.cells[i] = if on { v } else { 0 };
+        }
+        /// Digits `v` that can go in cell `i` with `10 - v` in its partner.
+        fn choices(&self, i: usize) -> u16 {
+            let m = self.free(i) & mirror(self.free(80 - i));
+            // A cell sharing a house with its partner (row 5, column 5, the centre box) cannot
+            // hold the fixed digit: the partner would repeat it.
+            if SHARES_HOUSE & (1 << i) != 0 {
+                m & !(1 << 5)
+            } else {
+                m
+            }
+        }
+        fn solve<R: RngCore>(&mut self, rng: &mut R) -> bool {
+            self.nodes += 1;
+            if self.nodes > 4000 {
+                return false;
+            }
+            let mut best = (10, 0, 0u16);
+            for i in 0..40 {
+                if self.cells[i] == 0 {
+                    let m = self.choices(i);
+                    if m.count_ones() < best.0 {
+                        best = (m.count_ones(), i, m);
+                    }
+                }
+            }
+            if best.0 == 10 {
+                return true;
+            }
+            let (_, i, mut m) = best;
+            while m != 0 {
+                let k = below(rng, m.count_ones() as usize);
+                let mut pick = m;
+                for _ in 0..k {
+                    pick &= pick - 1;
+                }
+                let v = pick.trailing_zeros() as u8;
+                m &= !(1 << v);
+                self.set(i, v, true);
+                self.set(80 - i, 10 - v, true);
+                if self.solve(rng) {
+                    return true;
+                }
+                self.set(i, v, false);
+                self.set(80 - i, 10 - v, false);
+            }
+            false
+        }
+    }
+    loop {
+        let mut f = Fill {
+            cells: [0; 81],
+            used: [[0; 9]; 3],
+            nodes: 0,
+        };
+        f.set(40, 5, true);
+        if f.solve(rng) {
+            let mut names = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+            shuffle(&mut names, rng);
+            let cells = f.cells.map(|v| names[v as usize - 1]);
+            return Grid::from_valid_bytes(cells);
+        }
+    }
 }
 
 /// The orbit of `orbits` that holds `c`.
@@ -1023,7 +1186,8 @@ fn orbit_of(orbits: &[CellSet], c: Cell) -> CellSet {
 }
 
 /// Turns `p` (proper, with solution `grid`, minimal over `orbits`) into a strictly minimal
-/// puzzle of the same grid and symmetry, or `None` after [`REPAIR_MOVES`] moves.
+/// puzzle of the same grid and symmetry, or `None` after [`REPAIR_MOVES`] moves
+/// ([`HALF_TURN_REPAIR_MOVES`] on a grid with a half-turn automorphism).
 ///
 /// An orbit-minimal puzzle keeps an orbit `{c, c'}` when removing both cells breaks
 /// uniqueness, even if removing `c` alone would not; then the puzzle is not minimal. Over random
@@ -1041,7 +1205,12 @@ fn make_minimal<R: RngCore>(
     orbits: &[CellSet],
     rng: &mut R,
 ) -> Option<Puzzle> {
-    for _ in 0..REPAIR_MOVES {
+    let moves = if grid.half_turn {
+        HALF_TURN_REPAIR_MOVES
+    } else {
+        REPAIR_MOVES
+    };
+    for _ in 0..moves {
         // The givens in random order; the first weak orbit that some other orbit can replace
         // makes the move (trying only the first was measured to lose the grid four times in
         // five).
@@ -1052,7 +1221,15 @@ fn make_minimal<R: RngCore>(
         let mut moved = None;
         let loaded = Solver::new(&p);
         for c in cells {
-            if tried.contains(c) || !removable(&p, &loaded, c, grid, unavoidable) {
+            if tried.contains(c) {
+                continue;
+            }
+            if !removable(&p, &loaded, c, grid, unavoidable) {
+                // On a grid with a half-turn automorphism, the partner of a necessary given is
+                // necessary too (the set just learned, turned, meets the givens in it alone).
+                if grid.half_turn {
+                    tried |= orbit_of(orbits, c);
+                }
                 continue;
             }
             weak_seen = true;
@@ -1067,7 +1244,7 @@ fn make_minimal<R: RngCore>(
         }
         let q = moved?;
         let (q, learned) = dig(q, grid, unavoidable, orbits, 0, true, rng);
-        remember(unavoidable, learned);
+        remember(unavoidable, learned, grid);
         p = q;
     }
     None
@@ -1095,6 +1272,13 @@ pub fn generate_one<R: RngCore>(config: &GenerateConfig, rng: &mut R) -> Option<
     attempt(config, config.symmetry.orbit_table(), rng, None)
 }
 
+/// Of every [`HALF_TURN_OUT_OF`] attempts at a strictly minimal rot180 puzzle, this many start
+/// from a grid with a half-turn automorphism ([`half_turn_grid`]), the others from a uniformly
+/// random grid (which keeps every strictly minimal rot180 puzzle reachable).
+const HALF_TURN_SHARE: usize = 31;
+/// See [`HALF_TURN_SHARE`].
+const HALF_TURN_OUT_OF: usize = 32;
+
 /// One attempt, for a validated config with `orbits` precomputed.
 fn attempt<R: RngCore>(
     config: &GenerateConfig,
@@ -1102,7 +1286,17 @@ fn attempt<R: RngCore>(
     rng: &mut R,
     deadline: Option<Instant>,
 ) -> Option<Generated> {
-    let grid = random_grid(rng);
+    // Strictly minimal rot180 puzzles: part of the grids have a half-turn automorphism (see
+    // `half_turn_grid` and docs/generate.md, "Grids with a half-turn automorphism").
+    let half_turn = config.minimal
+        && config.unique
+        && config.symmetry == Symmetry::Rot180
+        && below(rng, HALF_TURN_OUT_OF) < HALF_TURN_SHARE;
+    let grid = if half_turn {
+        half_turn_grid(rng)
+    } else {
+        random_grid(rng)
+    };
     let (lo, hi) = config.givens.unwrap_or((0, 81));
     if !config.unique {
         // Plain random digging, as the seed articles do it: no uniqueness check.
@@ -1130,7 +1324,8 @@ fn attempt<R: RngCore>(
     // (which checks each given against the known sets).
     let repair = config.minimal && config.symmetry != Symmetry::None;
     let learn = config.givens.is_some() || repair;
-    let grid = SolutionGrid::new(grid, learn);
+    let mut grid = SolutionGrid::new(grid, learn);
+    grid.half_turn = half_turn;
     let (mut p, learned) = dig(
         grid.to_puzzle(),
         &grid,
@@ -1142,7 +1337,7 @@ fn attempt<R: RngCore>(
     );
     let mut unavoidable = unavoidable;
     if p.givens() > hi || repair {
-        remember(&mut unavoidable, learned);
+        remember(&mut unavoidable, learned, &grid);
     }
     if p.givens() > hi {
         p = descend(
@@ -1476,6 +1671,70 @@ mod tests {
                 };
                 d.dig(&order, 0);
                 assert_eq!(d.p, plain);
+            }
+        }
+    }
+
+    #[test]
+    fn half_turn_grids_have_a_half_turn_automorphism() {
+        let mut rng = rng_for(15, 0);
+        for _ in 0..50 {
+            let g = half_turn_grid(&mut rng);
+            // A valid grid: the checked conversion from a full puzzle.
+            assert!(Grid::try_from(g.to_puzzle()).is_ok());
+            // The half turn maps each digit's cells onto one digit's cells, one digit fixed.
+            let b = g.as_bytes();
+            let mut sigma = [0u8; 10];
+            for (i, &x) in b.iter().enumerate() {
+                let (x, y) = (x as usize, b[80 - i]);
+                assert!(sigma[x] == 0 || sigma[x] == y, "{}", g.to_line());
+                sigma[x] = y;
+            }
+            assert_eq!((1..10).filter(|&v| sigma[v] as usize == v).count(), 1);
+            // So the half turn of an unavoidable set is unavoidable.
+            for u in unavoidable_sets(&g).into_iter().take(8) {
+                let p = without(&g.to_puzzle(), half_turn(u));
+                assert_eq!(count_solutions(&p, 2).count, 2, "{u:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn repair_gives_minimal_puzzles_on_both_kinds_of_grid() {
+        // The two branches of a rot180 minimal attempt, each checked cell by cell by a
+        // count-to-two search: uniform grids (the old walk) and grids with a half-turn
+        // automorphism (partners' sets remembered, one cell tested an orbit).
+        let mut rng = rng_for(16, 0);
+        let orbits = Symmetry::Rot180.orbit_table();
+        for half_turn in [false, true] {
+            let mut made = 0;
+            while made < 5 {
+                let g = if half_turn {
+                    half_turn_grid(&mut rng)
+                } else {
+                    random_grid(&mut rng)
+                };
+                let mut grid = SolutionGrid::new(g, true);
+                grid.half_turn = half_turn;
+                let mut known = unavoidable_sets(&g);
+                let (p, learned) = dig(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+                remember(&mut known, learned, &grid);
+                let Some(p) = make_minimal(p, &grid, &mut known, orbits, &mut rng) else {
+                    continue;
+                };
+                made += 1;
+                assert!(Symmetry::Rot180.holds_for(&p));
+                let out = count_solutions(&p, 2);
+                assert_eq!((out.count, out.solution), (1, Some(g)));
+                for c in p.filled().iter() {
+                    let q = without(&p, CellSet::single(c));
+                    assert_eq!(count_solutions(&q, 2).count, 2, "{c:?} is removable");
+                }
+                // Every set remembered is unavoidable (the turned ones too).
+                for &u in known.iter().rev().take(20) {
+                    let q = without(&g.to_puzzle(), u);
+                    assert_eq!(count_solutions(&q, 2).count, 2, "{u:?}");
+                }
             }
         }
     }
