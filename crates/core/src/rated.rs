@@ -54,6 +54,8 @@ use crate::logic::{next_step_unchecked, rate, Band, Board, Rating, Summary, Tall
 use crate::needs::{uses_hints, Technique, TechniqueSet};
 use crate::solver::Solver;
 
+pub mod vicinity;
+
 /// The highest rating the grader gives (the top of [`Band::Extreme`]).
 pub const MAX_RATING: Rating = Rating(200);
 
@@ -280,6 +282,41 @@ fn rated<R: RngCore>(
         ..config.base.clone()
     };
     let target = Target::new(config);
+    if config.needs.is_empty() && config.without.is_empty() {
+        let (lo, hi) = config.rating;
+        // Nested forcing chains (9.5 and up) are out of the climb's reach: the vicinity hunt
+        // looks for them. For a range that also holds level-one chains (extreme: 9.0 and up),
+        // a bounded hunt comes first, then the climb finds the commoner 9.0-9.4.
+        let moves = if lo >= vicinity::NESTED {
+            Some(if deadline.is_some() {
+                u64::MAX
+            } else {
+                vicinity::MOVES_WITHOUT_DEADLINE
+            })
+        } else if hi >= vicinity::NESTED && lo >= Band::Extreme.range().0 {
+            Some(vicinity::EXTREME_HUNT_MOVES).filter(|&m| m > 0)
+        } else {
+            None
+        };
+        if let Some(moves) = moves {
+            let mut stats = vicinity::HuntStats::default();
+            let found = vicinity::hunt(
+                &base,
+                orbits,
+                config.rating,
+                rng,
+                moves,
+                deadline,
+                grids,
+                &mut stats,
+            );
+            if found.is_some() || lo >= vicinity::NESTED {
+                return found.and_then(|(g, r)| {
+                    (!config.base.minimal || is_minimal(&g.puzzle, &g.solution)).then_some((g, r))
+                });
+            }
+        }
+    }
     let mut far = 0;
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d)
