@@ -1,44 +1,38 @@
-//! Development probe for the vicinity search of `rated` (issue 18).
+//! Development probe for the vicinity hunt of `rated` (issue 18, docs/rated.md).
 //!
-//! `cargo run -p shudu-core --example vicinity_probe -- corr FILE...`: for each puzzle of the
-//! TSV files (`puzzle<TAB>source<TAB>er...`, SE's ratings), prints SE's ER and the exact solver's
-//! guesses (the hardness proxy), then the mean guesses per ER class.
+//! `cargo run -p shudu-core --example vicinity_probe -- COMMAND ...`:
+//! - `corr FILE...`: the proxy (`PROXY`, see [`proxy`]) by SE's ER class over TSV files of SE's
+//!   ratings (`puzzle<TAB>source<TAB>er...`), and Spearman's correlation;
+//! - `climb N MOVES STALL SLACK`: N walks on the proxy from digs, with the best puzzle rated;
+//! - `draw N`: N random minimal puzzles, how many T&E(1) leaves stuck, by passes score;
+//! - `hunt N SECONDS LO`: N hunts for a rating of LO (tenths) or more;
+//! - `batch N SECONDS LO HI`: `generate_rated_batch` on one thread for ratings LO..HI (tenths),
+//!   as `shudu generate --rating --threads 1` runs it: time per puzzle and ratings.
 
 use std::time::Instant;
 
 use shudu_core::generate::{generate_one, GenerateConfig, Symmetry};
 use shudu_core::grids::rng_for;
 use shudu_core::logic::{rate, Band, Rating};
-use shudu_core::rated::{generate_rated, RatedConfig};
-use shudu_core::rated::vicinity::{climb, hunt, HuntStats, singles_tree, te1, te1_left, te1_passes, te1_resistance, Scored};
+use shudu_core::rated::vicinity::{climb, hunt, te1_left, te1_passes, HuntStats, Scored, STUCK};
+use shudu_core::rated::RatedConfig;
 use shudu_core::solver::Solver;
 use shudu_core::Puzzle;
 
-/// Guesses of the exact solver over the puzzle and its transpose (the count depends on the
-/// orientation; two orientations halve the noise).
+/// The measure `PROXY` names: `guesses` (the exact solver's, on the puzzle and its transpose),
+/// `te1` (cells T&E(1) leaves open) or `passes` (the hunt's proxy, the default).
 fn proxy(p: &Puzzle) -> u64 {
-    let mut t = [0u8; 81];
-    for r in 0..9 {
-        for c in 0..9 {
-            let d = p.get(shudu_core::Cell::at(r, c)).map_or(0, |d| d.get());
-            t[c * 9 + r] = d;
-        }
-    }
-    let tp = Puzzle::from_bytes(t).expect("a puzzle");
     match std::env::var("PROXY").as_deref() {
+        Ok("guesses") => {
+            let mut t = Puzzle::default();
+            for c in shudu_core::Cell::all() {
+                let (r, k) = (c.as_index() / 9, c.as_index() % 9);
+                t.set(shudu_core::Cell::from_index(k * 9 + r), p.get(c));
+            }
+            Solver::new(p).count(2).guesses + Solver::new(&t).count(2).guesses
+        }
         Ok("te1") => te1_left(p) as u64,
-        Ok("res") => te1_resistance(p),
-        Ok("passes") => te1_passes(p),
-        Ok("elims") => {
-            let (left, elims) = te1(p);
-            if left > 0 { 1000 + left as u64 } else { elims as u64 }
-        }
-        Ok("mix") => {
-            let (left, elims) = te1(p);
-            if left > 0 { 2000 + left as u64 } else { (elims as u64 * 10).min(500) + te1_resistance(p) }
-        }
-        Ok("tree") => singles_tree(p, 1 << 20) + singles_tree(&tp, 1 << 20),
-        _ => Solver::new(p).count(2).guesses + Solver::new(&tp).count(2).guesses,
+        _ => te1_passes(p),
     }
 }
 
@@ -119,14 +113,35 @@ fn main() {
             for i in 0..n {
                 let mut rng = rng_for(2026, i as u64);
                 let g = generate_one(&GenerateConfig::default(), &mut rng).expect("a puzzle");
-                let start = Scored { puzzle: g.puzzle, grid: g.solution, score: proxy(&g.puzzle) };
+                let start = Scored {
+                    puzzle: g.puzzle,
+                    grid: g.solution,
+                    score: proxy(&g.puzzle),
+                };
                 let t = Instant::now();
                 let mut trail = Vec::new();
-                let end = climb(start, &orbits, &mut rng, moves, stall, slack, None, &proxy, &mut |s| {
-                    if s.score < std::env::var("GATE").ok().and_then(|v| v.parse().ok()).unwrap_or(850) { return false; }
-                    trail.push(s.score);
-                    te1_left(&s.puzzle) > 0
-                });
+                let end = climb(
+                    start,
+                    &orbits,
+                    &mut rng,
+                    moves,
+                    stall,
+                    slack,
+                    None,
+                    &proxy,
+                    &mut |s| {
+                        if s.score
+                            < std::env::var("GATE")
+                                .ok()
+                                .and_then(|v| v.parse().ok())
+                                .unwrap_or(850)
+                        {
+                            return false;
+                        }
+                        trail.push(s.score);
+                        te1_left(&s.puzzle) > 0
+                    },
+                );
                 let tc = t.elapsed().as_secs_f64();
                 let t = Instant::now();
                 let te = te1_left(&end.puzzle);
@@ -155,11 +170,82 @@ fn main() {
                 let deadline = Some(t + std::time::Duration::from_secs_f64(secs));
                 let mut stats = HuntStats::default();
                 let mut grids = 0;
-                let r = hunt(&GenerateConfig::default(), &orbits, (Rating(lo), Rating(200)), &mut rng, u64::MAX, deadline, &mut grids, &mut stats);
+                let r = hunt(
+                    &GenerateConfig::default(),
+                    &orbits,
+                    (Rating(lo), Rating(200)),
+                    &mut rng,
+                    u64::MAX,
+                    deadline,
+                    &mut grids,
+                    &mut stats,
+                );
                 let el = t.elapsed().as_secs_f64();
                 match r {
-                    Some((g, s)) => println!("{i}: found ER {} ({}) in {el:.1} s, {grids} digs, {stats:?}: {}", s.er, s.hardest, g.puzzle.to_line()),
+                    Some((g, s)) => println!(
+                        "{i}: found ER {} ({}) in {el:.1} s, {grids} digs, {stats:?}: {}",
+                        s.er,
+                        s.hardest,
+                        g.puzzle.to_line()
+                    ),
                     None => println!("{i}: none in {el:.1} s, {grids} digs, {stats:?}"),
+                }
+            }
+        }
+        Some("batch") => {
+            // What `shudu generate --rating LO..HI --threads 1` does: generate_rated_batch on
+            // one thread, with the time each puzzle was found at.
+            let n: usize = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(1);
+            let secs: f64 = args.get(3).and_then(|v| v.parse().ok()).unwrap_or(60.0);
+            let lo: u16 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(90);
+            let hi: u16 = args.get(5).and_then(|v| v.parse().ok()).unwrap_or(200);
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build_global()
+                .expect("one thread");
+            let config = RatedConfig {
+                rating: (Rating(lo), Rating(hi)),
+                ..RatedConfig::band(GenerateConfig::default(), Band::Extreme)
+            };
+            let t = Instant::now();
+            let times = std::sync::Mutex::new(Vec::new());
+            let batch = shudu_core::rated::generate_rated_batch(
+                &config,
+                n,
+                1,
+                Some(std::time::Duration::from_secs_f64(secs)),
+                &|_| {
+                    times.lock().unwrap().push(t.elapsed().as_secs_f64());
+                },
+            )
+            .expect("a valid config");
+            let times = times.into_inner().unwrap();
+            let mut gaps: Vec<f64> = times
+                .iter()
+                .scan(0.0, |prev, &x| {
+                    let d = x - *prev;
+                    *prev = x;
+                    Some(d)
+                })
+                .collect();
+            gaps.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            let mut ers: Vec<String> = batch
+                .puzzles
+                .iter()
+                .map(|(_, s)| s.er.to_string())
+                .collect();
+            ers.sort();
+            let above = batch
+                .puzzles
+                .iter()
+                .filter(|(_, s)| s.er > Rating(93))
+                .count();
+            println!("rating {lo}..{hi}: found {} of {n} in {:.1} s ({} grids); median gap {:.2} s; above 9.3: {above}; ratings {}",
+                batch.puzzles.len(), batch.elapsed.as_secs_f64(), batch.grids,
+                gaps.get(gaps.len() / 2).copied().unwrap_or(f64::NAN), ers.join(" "));
+            for (g, s) in &batch.puzzles {
+                if s.er > Rating(93) {
+                    println!("  {} {} {}", s.er, s.hardest, g.puzzle.to_line());
                 }
             }
         }
@@ -169,54 +255,24 @@ fn main() {
             let mut rng = rng_for(2028, 0);
             let t = Instant::now();
             let mut stuck = 0;
-            let mut hist = [0usize; 11];
+            let mut hist = [0usize; 6];
             for _ in 0..n {
                 let g = generate_one(&GenerateConfig::default(), &mut rng).expect("a puzzle");
-                let r = te1_resistance(&g.puzzle);
-                hist[(r / 100) as usize] += 1;
-                if r >= 800 && te1_left(&g.puzzle) > 0 {
+                let r = te1_passes(&g.puzzle);
+                if r >= STUCK {
                     stuck += 1;
-                    let rr = rate(&g.puzzle);
-                    println!("stuck: res {r} ER {} {}", rr.er, g.puzzle.to_line());
+                    println!("stuck: ER {} {}", rate(&g.puzzle).er, g.puzzle.to_line());
+                } else {
+                    hist[(r / 500).min(5) as usize] += 1;
                 }
             }
-            println!("{n} puzzles in {:.1} s: {stuck} stuck; resistance by hundreds {hist:?}", t.elapsed().as_secs_f64());
+            println!(
+                "{n} puzzles in {:.1} s: {stuck} stuck; by passes score /500 {hist:?}",
+                t.elapsed().as_secs_f64()
+            );
         }
-        Some("near") => {
-            // From extreme puzzles of the rated search, climb on the proxy and count the
-            // T&E(1)-stuck puzzles met.
-            let n: usize = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(10);
-            let moves: usize = args.get(3).and_then(|v| v.parse().ok()).unwrap_or(2000);
-            let slack: u64 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(0);
-            let orbits = Symmetry::None.orbits();
-            let config = RatedConfig::band(GenerateConfig::default(), Band::Extreme);
-            for i in 0..n {
-                let mut rng = rng_for(2027, i as u64);
-                let t = Instant::now();
-                let (g, r0) = generate_rated(&config, &mut rng, None).expect("a puzzle");
-                let t0 = t.elapsed().as_secs_f64();
-                let start = Scored { puzzle: g.puzzle, grid: g.solution, score: proxy(&g.puzzle) };
-                let t = Instant::now();
-                let mut stuck = Vec::new();
-                let mut seen = 0;
-                let end = climb(start, &orbits, &mut rng, moves, moves, slack, None, &|p| {
-                    let s = proxy(p);
-                    s
-                }, &mut |s| {
-                    if s.score < 850 { return false; }
-                    seen += 1;
-                    if te1_left(&s.puzzle) > 0 { stuck.push(s.puzzle); true } else { false }
-                });
-                let tc = t.elapsed().as_secs_f64();
-                print!("{i}: seed ER {} ({t0:.2} s) score {} -> {} in {tc:.2} s, stuck {} of {seen}", r0.er, start.score, end.score, stuck.len());
-                if let Some(p) = stuck.first() {
-                    let t = Instant::now();
-                    let r = rate(p);
-                    print!(" ER {} ({}) rated in {:.2} s {}", r.er, r.hardest, t.elapsed().as_secs_f64(), p.to_line());
-                }
-                println!();
-            }
+        _ => {
+            eprintln!("usage: vicinity_probe corr|climb|draw|hunt|batch ... (see the file's docs)")
         }
-        _ => eprintln!("usage: vicinity_probe corr FILE... | climb N MOVES STALL"),
     }
 }

@@ -284,21 +284,31 @@ fn rated<R: RngCore>(
     let target = Target::new(config);
     if config.needs.is_empty() && config.without.is_empty() {
         let (lo, hi) = config.rating;
-        // Nested forcing chains (9.5 and up) are out of the climb's reach: the vicinity hunt
-        // looks for them. For a range that also holds level-one chains (extreme: 9.0 and up),
-        // a bounded hunt comes first, then the climb finds the commoner 9.0-9.4.
-        let moves = if lo >= vicinity::NESTED {
+        // Ratings above 9.3 are out of the climb's reach (nested forcing chains from 9.5, the
+        // longest dynamic chains at 9.4 and up): the vicinity hunt looks for them. For a range
+        // that also holds the commoner 9.0-9.3 (extreme), a bounded hunt comes first, then the
+        // climb.
+        let moves = if lo >= vicinity::HUNT_FROM {
             Some(if deadline.is_some() {
                 u64::MAX
             } else {
                 vicinity::MOVES_WITHOUT_DEADLINE
             })
-        } else if hi >= vicinity::NESTED && lo >= Band::Extreme.range().0 {
+        } else if hi >= vicinity::HUNT_FROM && lo >= Band::Extreme.range().0 {
             Some(vicinity::EXTREME_HUNT_MOVES).filter(|&m| m > 0)
         } else {
             None
         };
         if let Some(moves) = moves {
+            // A hunt ahead of the climb takes at most half the time left, so that a caller
+            // searching in short slices (the game's server) still gets the climb's 9.0-9.3.
+            let hunt_deadline = match deadline {
+                Some(d) if lo < vicinity::HUNT_FROM => {
+                    let now = Instant::now();
+                    Some(now + d.saturating_duration_since(now) / 2)
+                }
+                d => d,
+            };
             let mut stats = vicinity::HuntStats::default();
             let found = vicinity::hunt(
                 &base,
@@ -306,11 +316,11 @@ fn rated<R: RngCore>(
                 config.rating,
                 rng,
                 moves,
-                deadline,
+                hunt_deadline,
                 grids,
                 &mut stats,
             );
-            if found.is_some() || lo >= vicinity::NESTED {
+            if found.is_some() || lo >= vicinity::HUNT_FROM {
                 return found.and_then(|(g, r)| {
                     (!config.base.minimal || is_minimal(&g.puzzle, &g.solution)).then_some((g, r))
                 });

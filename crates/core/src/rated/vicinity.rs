@@ -33,36 +33,14 @@ use crate::grid::{Grid, Puzzle};
 use crate::logic::{rate_until, Rating, Summary};
 use crate::solver::Solver;
 
-/// The hardness proxy: the exact solver's guesses (counting to two solutions) on the puzzle and
-/// on its transpose. The solver's count depends on the orientation; two orientations halve its
-/// noise at the cost of two solves (tens of microseconds each on hard puzzles).
-///
-/// # Examples
-/// ```
-/// use shudu_core::{Puzzle, rated::vicinity::proxy};
-/// // A puzzle that singles solve needs no guess.
-/// let p: Puzzle = "...9....3..1....78..7.3.21.......75...25....1.........7..8.5..4.59....8.32..1...9"
-///     .parse()?;
-/// assert_eq!(proxy(&p), 0);
-/// # Ok::<(), shudu_core::ParseError>(())
-/// ```
-pub fn proxy(p: &Puzzle) -> u64 {
-    let mut t = Puzzle::default();
-    for c in Cell::all() {
-        let (r, k) = (c.as_index() / 9, c.as_index() % 9);
-        t.set(Cell::from_index(k * 9 + r), p.get(c));
-    }
-    Solver::new(p).count(2).guesses + Solver::new(&t).count(2).guesses
-}
-
-/// A proper puzzle with its solution and proxy score.
+/// A proper puzzle with its solution and proxy score ([`te1_passes`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Scored {
     /// The puzzle: proper and minimal over the orbits.
     pub puzzle: Puzzle,
     /// Its solution.
     pub grid: Grid,
-    /// [`proxy`] of the puzzle.
+    /// [`te1_passes`] of the puzzle.
     pub score: u64,
 }
 
@@ -72,7 +50,7 @@ impl Scored {
         Scored {
             puzzle,
             grid,
-            score: proxy(&puzzle),
+            score: te1_passes(&puzzle),
         }
     }
 }
@@ -110,7 +88,11 @@ fn differ(a: &Grid, b: &Grid) -> CellSet {
 
 /// One vicinity move from `s` (see the module docs): a proper puzzle minimal over `orbits`, or
 /// `None` when the repair gives up.
-pub fn neighbour<R: RngCore>(s: &Scored, orbits: &[CellSet], rng: &mut R) -> Option<(Puzzle, Grid)> {
+pub fn neighbour<R: RngCore>(
+    s: &Scored,
+    orbits: &[CellSet],
+    rng: &mut R,
+) -> Option<(Puzzle, Grid)> {
     let filled = s.puzzle.filled();
     let full: Vec<CellSet> = orbits
         .iter()
@@ -257,26 +239,6 @@ const fn tables() -> Tables {
 
 static TABLES: Tables = tables();
 
-/// The nodes a plain backtracker needs: naked and hidden singles propagated, a guess on a cell
-/// with fewest candidates, up to two solutions or `limit` nodes. Unlike [`Solver`]'s count,
-/// whose guesses are over band permutations as well as cells, this tree measures how far
-/// singles carry a player, which is what SE's forcing chains build on.
-pub fn singles_tree(p: &Puzzle, limit: u64) -> u64 {
-    let mut cand = [0x1ffu16; 81];
-    let mut ok = true;
-    for c in Cell::all() {
-        if let Some(d) = p.get(c) {
-            ok &= assign(&mut cand, c.as_index(), 1 << d.as_index());
-        }
-    }
-    let mut nodes = 0;
-    let mut found = 0;
-    if ok {
-        tree(cand, &mut nodes, &mut found, limit);
-    }
-    nodes
-}
-
 /// Sets cell `c` to the single candidate `bit` and removes it from the peers, recursively for
 /// naked singles; `false` on a contradiction.
 fn assign(cand: &mut [u16; 81], c: usize, bit: u16) -> bool {
@@ -344,40 +306,6 @@ fn hidden(cand: &mut [u16; 81]) -> bool {
     }
 }
 
-fn tree(mut cand: [u16; 81], nodes: &mut u64, found: &mut u32, limit: u64) {
-    if *found >= 2 || *nodes >= limit || !hidden(&mut cand) {
-        return;
-    }
-    let mut best = usize::MAX;
-    let mut fewest = 10;
-    for (c, &m) in cand.iter().enumerate() {
-        if m & 0x8000 == 0 && m.count_ones() < fewest {
-            fewest = m.count_ones();
-            best = c;
-            if fewest == 2 {
-                break;
-            }
-        }
-    }
-    if best == usize::MAX {
-        *found += 1;
-        return;
-    }
-    let mut m = cand[best];
-    while m != 0 {
-        let bit = m & m.wrapping_neg();
-        m &= !bit;
-        *nodes += 1;
-        let mut next = cand;
-        if assign(&mut next, best, bit) {
-            tree(next, nodes, found, limit);
-        }
-        if *found >= 2 || *nodes >= limit {
-            return;
-        }
-    }
-}
-
 /// Trial and error to depth one with singles ("T&E(1)"): while some candidate, placed, leads by
 /// naked and hidden singles to a contradiction, remove it (and propagate singles). Returns the
 /// cells left unsolved (0: T&E(1) solves the puzzle).
@@ -390,7 +318,7 @@ pub fn te1_left(p: &Puzzle) -> u32 {
 
 /// [`te1_left`] with the number of eliminations T&E(1) made (in cell order, each propagated
 /// before the next trial).
-pub fn te1(p: &Puzzle) -> (u32, u32) {
+fn te1(p: &Puzzle) -> (u32, u32) {
     let mut elims = 0;
     let mut cand = [0x1ffu16; 81];
     for c in Cell::all() {
@@ -437,54 +365,22 @@ pub fn te1(p: &Puzzle) -> (u32, u32) {
             break;
         }
     }
-    (cand.iter().filter(|&&m| m & 0x8000 == 0).count() as u32, elims)
-}
-
-/// How far the puzzle resists trial and error: per mille of the candidates left by singles
-/// that, placed, do *not* lead by singles to a contradiction (1000: none does; then T&E(1)
-/// cannot start). Proper puzzles that singles solve score 0.
-pub fn te1_resistance(p: &Puzzle) -> u64 {
-    let mut cand = [0x1ffu16; 81];
-    for c in Cell::all() {
-        if let Some(d) = p.get(c) {
-            if !assign(&mut cand, c.as_index(), 1 << d.as_index()) {
-                return 0;
-            }
-        }
-    }
-    if !hidden(&mut cand) {
-        return 0;
-    }
-    let (mut total, mut elim) = (0u64, 0u64);
-    for c in 0..81 {
-        let m = cand[c];
-        if m & 0x8000 != 0 {
-            continue;
-        }
-        let mut rest = m;
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            rest &= !bit;
-            total += 1;
-            let mut t = cand;
-            if !(assign(&mut t, c, bit) && hidden(&mut t)) {
-                elim += 1;
-            }
-        }
-    }
-    if total == 0 {
-        0
-    } else {
-        1000 - 1000 * elim / total
-    }
+    (
+        cand.iter().filter(|&&m| m & 0x8000 == 0).count() as u32,
+        elims,
+    )
 }
 
 /// The lowest rating of SE's nested forcing chains (level 2): a puzzle rated this or more is one
 /// that T&E(1) leaves stuck (module docs), which is what the hunt looks for.
 pub const NESTED: Rating = Rating(95);
+/// The lowest rating asked for that only the hunt looks for: the climb of [`super`] reaches
+/// 9.0-9.3 (SE's dynamic forcing chains), rarely more.
+pub const HUNT_FROM: Rating = Rating(94);
 /// Moves of the hunt an extreme puzzle (9.0 and up) starts with, before the climb of
-/// [`super`] looks for the commoner 9.0-9.4 (measured: docs/rated.md).
-pub const EXTREME_HUNT_MOVES: u64 = 0;
+/// [`super`] looks for the commoner 9.0-9.3: a few seconds, which find a puzzle above 9.3 for
+/// a few items in a hundred (measured: docs/rated.md).
+pub const EXTREME_HUNT_MOVES: u64 = 10_000;
 /// Moves of a hunt without a deadline, so that it returns.
 pub const MOVES_WITHOUT_DEADLINE: u64 = 1_000_000;
 /// Threshold accepting: a neighbour up to this much below the current score is walked to.
@@ -529,11 +425,7 @@ pub fn hunt<R: RngCore>(
         let Some(g) = generate_one(base, rng) else {
             continue;
         };
-        let start = Scored {
-            puzzle: g.puzzle,
-            grid: g.solution,
-            score: te1_passes(&g.puzzle),
-        };
+        let start = Scored::new(g.puzzle, g.solution);
         let left = (moves - stats.moves).min(MOVES as u64) as usize;
         let mut out_of_time = false;
         climb(
