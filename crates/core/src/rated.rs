@@ -31,6 +31,12 @@
 //! common, so it starts only after 8 fresh draws below the range (for diabolical, 29% of draws,
 //! it almost never runs; for extreme it does). Measured figures: `BENCHMARKS.md ("Generation by difficulty")`.
 //!
+//! Ratings above 9.3 (SE's nested forcing chains from 9.5, the longest dynamic chains) are out
+//! of that climb's reach; [`vicinity`] hunts for them: walks guided by a cheap proxy (trial and
+//! error to depth one, in passes), rating only the neighbours that T&E(1) leaves stuck. A
+//! range starting above 9.3 is searched by the hunt alone; the extreme band hunts for a few
+//! seconds first, then climbs.
+//!
 //! # Cost
 //!
 //! Grading is the cost (digging takes 0.1 ms, grading a diabolical puzzle milliseconds, an

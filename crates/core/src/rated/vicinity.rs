@@ -4,14 +4,29 @@
 //!
 //! # Why
 //!
-//! Random minimal puzzles rated 9.5 and above are a few in a million, and rating one costs up to
-//! seconds (nested forcing chains), so neither drawing nor [`super`]'s climb (which rates every
-//! neighbour) reaches them in reasonable time. The players' forum finds its hardest puzzles by
-//! "vicinity" searches: from a hard minimal puzzle, apply {-n+n} moves (remove givens, add others,
-//! keep the puzzle proper and minimal) and keep the neighbours that score harder by a fast
-//! measure. Here the measure is the exact solver's guess count ([`proxy`]); on the calibration
-//! puzzles (SE 1.2.1's ratings, `docs/rated.md`) its Spearman correlation with SE's ER is 0.86,
-//! and puzzles rated 9.5 and above need about ten times the guesses of those rated 9.0-9.4.
+//! Random minimal puzzles rated 9.5 and above are a few in a million (none of 300,000 dug by
+//! [`generate_one`] was even a candidate), and rating one costs up to seconds (nested forcing
+//! chains), so neither drawing nor [`super`]'s climb (which rates every neighbour) reaches them.
+//! The players' forum finds its hardest puzzles by "vicinity" searches: from a hard minimal
+//! puzzle, apply {-n+n} moves (remove givens, add others, keep the puzzle proper and minimal)
+//! and keep the neighbours that score harder by a fast measure.
+//!
+//! # The gate and the proxy
+//!
+//! Trial and error to depth one with singles ([`te1_left`]) is the gate: each removal it makes
+//! is a contradiction chain of SE's level one, so a puzzle it solves never needs SE's nested
+//! chains. On SE 1.2.1's ratings of 977 calibration puzzles (`docs/rated.md`) it leaves stuck
+//! exactly the 24 rated 9.5 and up. Only stuck puzzles are rated (a stuck puzzle may still rate
+//! 9.0-9.4: SE's "(+)" chains use the basic techniques inside the chain, which T&E(1) with
+//! singles does not).
+//!
+//! The walk climbs on [`te1_passes`] (T&E(1) in passes, each pass scored by the share of
+//! candidates it could *not* refute): mean 948 on the calibration's 8.x, 1,367 on 9.0-9.4,
+//! stuck above (Spearman 0.81 with SE's ER). The exact solver's guess count (Spearman 0.86) was
+//! tried first: walks on it stalled at ER 7-8. Measures that only see singles (the size of a
+//! singles backtracking tree, the share of candidates refuted at the start) were gamed by
+//! puzzles that a naked pair cracks; counting passes is not, since a pair found by a pass
+//! collapses the next one.
 //!
 //! # Moves
 //!
@@ -21,6 +36,12 @@
 //! digits at empty cells, repairs the puzzle to a unique solution (while a second solution
 //! exists, add an orbit where it differs from the grid: an unavoidable set), and digs it to a
 //! minimal puzzle. The result is proper and minimal over the orbits by construction.
+//!
+//! [`hunt`] walks by threshold accepting (a neighbour up to 100 below the current score is
+//! taken) from digs of our own generator, starting afresh after 3,000 moves without a new best,
+//! and rates every new stuck neighbour with [`rate_until`] under the deadline. Once a walk
+//! reaches stuck puzzles it stays among them (their scores are far above), where stuck
+//! neighbours are common.
 
 use std::time::Instant;
 
