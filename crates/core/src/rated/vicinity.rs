@@ -558,3 +558,46 @@ pub fn te1_passes(p: &Puzzle) -> u64 {
 
 /// [`te1_passes`]'s score of a puzzle that T&E(1) leaves stuck.
 pub const STUCK: u64 = 1_000_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn puzzle(line: &str) -> Puzzle {
+        line.parse().expect("a puzzle")
+    }
+
+    #[test]
+    fn te1_solves_a_puzzle_of_singles_with_one_pass_of_nothing_to_refute() {
+        let p = puzzle(
+            "...9....3..1....78..7.3.21.......75...25....1.........7..8.5..4.59....8.32..1...9",
+        );
+        assert_eq!(te1_left(&p), 0);
+        assert!(te1_passes(&p) < STUCK);
+    }
+
+    #[test]
+    fn te1_is_stuck_on_a_puzzle_se_rates_11() {
+        // `se_hardest.tsv`: SE 1.2.1 rates it 11.0 (nested forcing chains from the first step).
+        let p = puzzle(
+            "98765....6....85....4......3..8..9...7...9.......3..2.1...8.6...6.1...52.4...6...",
+        );
+        assert!(te1_left(&p) > 0);
+        assert!(te1_passes(&p) >= STUCK);
+    }
+
+    #[test]
+    fn a_neighbour_is_proper() {
+        let mut rng = crate::grids::rng_for(7, 0);
+        let g = generate_one(&GenerateConfig::default(), &mut rng).expect("a puzzle");
+        let s = Scored::new(g.puzzle, g.solution);
+        let orbits = crate::generate::Symmetry::None.orbits();
+        let (p, grid) = (0..20)
+            .find_map(|_| neighbour(&s, &orbits, &mut rng))
+            .expect("a move");
+        assert_eq!(
+            crate::solver::solve_unique(&p),
+            crate::solver::Solutions::Unique(grid)
+        );
+    }
+}
