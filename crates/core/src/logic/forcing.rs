@@ -26,6 +26,7 @@
 //! over all branches. Every propagation visits each of the 1,458 potentials at most once, so each
 //! search is bounded.
 
+use std::cell::Cell as Flag;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -77,6 +78,53 @@ impl Mode {
         }
     }
 }
+
+/// A time budget inside a step: `stop()` is asked between the units of a search (each cell's
+/// assumptions, each stall of a propagation that would start an inner search), and once it says
+/// so every search of the step gives up at its next check and the step is discarded. A nested
+/// step of level 4 or 5 can take seconds; this is what lets [`super::rate_until`] stop inside
+/// one. Once spent, a budget stays spent (`stop` is not asked again).
+pub(crate) struct Budget<'a> {
+    stop: &'a dyn Fn() -> bool,
+    spent: Flag<bool>,
+}
+
+/// The stop of an unlimited budget.
+fn never() -> bool {
+    false
+}
+
+impl<'a> Budget<'a> {
+    /// A budget that ends when `stop()` says so.
+    pub(crate) fn new(stop: &'a dyn Fn() -> bool) -> Budget<'a> {
+        Budget {
+            stop,
+            spent: Flag::new(false),
+        }
+    }
+
+    /// A budget that never ends.
+    pub(crate) fn unlimited() -> Budget<'static> {
+        Budget::new(&never)
+    }
+
+    /// Whether the budget is spent, asking `stop()` if it was not yet.
+    pub(crate) fn check(&self) -> bool {
+        if !self.spent.get() && (self.stop)() {
+            self.spent.set(true);
+        }
+        self.spent.get()
+    }
+
+    /// Whether an earlier [`Budget::check`] found the budget spent (without asking again).
+    pub(crate) fn spent(&self) -> bool {
+        self.spent.get()
+    }
+}
+
+/// What a search returns when its budget ran out before it finished.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Spent;
 
 /// Identity of a potential: `(cell * 9 + digit) * 2 + on`.
 type Id = u16;
@@ -375,6 +423,8 @@ fn regions(c: usize) -> [usize; 3] {
 struct Engine<'a> {
     board: &'a Board,
     mode: Mode,
+    /// The step's time budget, checked where a propagation would start an inner search.
+    budget: &'a Budget<'a>,
     /// Places of each digit in each house of the board (by house ordinal).
     orig_pos: [[u16; 9]; 27],
     /// Whether this engine runs inside an outer chain, whose nesting needs each hint's causes
@@ -507,6 +557,12 @@ impl Engine<'_> {
                 if self.mode.level() > 0 {
                     let mut extra = advanced_offs(self.board, &cur, &cur_pos, orig);
                     if extra.is_empty() && self.mode.level() >= 2 {
+                        // The inner search is the costly unit: the budget is checked before
+                        // each (a spent budget leaves the outcome incomplete; the step using
+                        // it is discarded).
+                        if self.budget.check() {
+                            return;
+                        }
                         extra = nested_offs(
                             self.board,
                             self.mode.level(),
@@ -514,6 +570,7 @@ impl Engine<'_> {
                             orig,
                             self.clean,
                             self.clean_multiple,
+                            self.budget,
                         );
                     }
                     let mut any = false;
@@ -784,7 +841,25 @@ fn name(mode: Mode, kind: &str) -> &'static str {
 /// The easiest forcing chain of the given family, as SE orders them: lowest rating, then fewest
 /// nodes, then kind.
 pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
-    let found = all_chains(board, mode, false, None);
+    forcing_chains_within(board, mode, &Budget::unlimited()).expect("an unlimited budget")
+}
+
+/// [`forcing_chains`] within a time budget: `Err(Spent)` if the budget ran out before the
+/// search finished (what it found so far is dropped: a step must be the easiest one).
+pub(crate) fn forcing_chains_within(
+    board: &Board,
+    mode: Mode,
+    budget: &Budget,
+) -> Result<Option<Step>, Spent> {
+    let found = all_chains(board, mode, false, None, budget);
+    if budget.spent() {
+        return Err(Spent);
+    }
+    Ok(best_step(found))
+}
+
+/// The step of the easiest chain found, as SE orders them.
+fn best_step(found: Vec<Found>) -> Option<Step> {
     let best = found
         .into_iter()
         .enumerate()
@@ -803,25 +878,43 @@ pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
     })
 }
 
-fn engine(board: &Board, mode: Mode, nesting: bool) -> Engine<'_> {
+fn engine<'a>(board: &'a Board, mode: Mode, nesting: bool, budget: &'a Budget<'a>) -> Engine<'a> {
     Engine {
         board,
         mode,
+        budget,
         orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
         nesting,
         clean: matches!(mode, Mode::Nested(2 | 3)) && super::chains::static_chains(board).is_none(),
         clean_multiple: mode == Mode::Nested(3)
-            && all_chains(board, Mode::Multiple, false, None).is_empty(),
+            && all_chains(board, Mode::Multiple, false, None, budget).is_empty(),
     }
 }
 
 /// Every forcing chain of the given family, in SE's order of search (not yet sorted).
-fn all_chains(board: &Board, mode: Mode, nesting: bool, prune: Option<&Prune>) -> Vec<Found> {
-    let engine = engine(board, mode, nesting);
+/// Stops early, with what it found so far, once `budget` is spent (the caller checks).
+fn all_chains(
+    board: &Board,
+    mode: Mode,
+    nesting: bool,
+    prune: Option<&Prune>,
+    budget: &Budget,
+) -> Vec<Found> {
+    let engine = engine(board, mode, nesting, budget);
     let mut found: Vec<Found> = Vec::new();
     let mut ons = OnCache(vec![None; 729]);
     let mut seen = vec![false; 1458];
     for c in 0..81 {
+        // A cell's assumptions are the unit of work between two checks; below level 2 (no
+        // inner search) they take microseconds, so only the flag is read there.
+        let spent = if mode.level() >= 2 {
+            budget.check()
+        } else {
+            budget.spent()
+        };
+        if spent {
+            break;
+        }
         let m = board.cands[c];
         let card = m.count_ones();
         if board.values[c] != 0 || !(card > 2 || (card > 1 && mode.dynamic())) {
@@ -971,7 +1064,8 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool, prune: Option<&Prune>) -
 /// leads to a contradiction; `None` if it does not. For rating the named techniques
 /// (`logic::named`).
 pub(crate) fn contradiction_rating(board: &Board, mode: Mode, c: usize, d: usize) -> Option<u16> {
-    let engine = engine(board, mode, false);
+    let budget = Budget::unlimited();
+    let engine = engine(board, mode, false, &budget);
     let on = engine.assume(id(c, d, true));
     let [(a, ap, _), (b, bp, _)] = on.absurd.as_ref()?;
     let mut seen = vec![false; 1458];
@@ -1207,6 +1301,7 @@ fn nested_offs(
     orig: &[u16; 81],
     clean: bool,
     clean_multiple: bool,
+    budget: &Budget,
 ) -> Vec<(Id, Vec<Id>, Option<Nest>)> {
     let mut inner = board.clone();
     inner.cands = *cur;
@@ -1222,7 +1317,7 @@ fn nested_offs(
     };
     for fam in families {
         let mut hints: Vec<Inner> = match *fam {
-            Family::Static => super::nested::static_hints(&inner, clean.then_some(orig)),
+            Family::Static => super::nested::static_hints(&inner, clean.then_some(orig), budget),
             Family::Forcing(m) => {
                 // Level 3's multiple chains on a board that had none: only those resting on a
                 // removal can count, so the others need not be made.
@@ -1230,12 +1325,15 @@ fn nested_offs(
                     orig,
                     reach: super::nested::new_link_reach(&inner, orig),
                 });
-                all_chains(&inner, m, true, prune.as_ref())
+                all_chains(&inner, m, true, prune.as_ref(), budget)
                     .into_iter()
                     .map(Inner::from_found)
                     .collect()
             }
         };
+        if budget.spent() {
+            return Vec::new();
+        }
         hints.sort_by_key(|h| (h.rating, h.complexity, h.sort_key));
         let mut out = Vec::new();
         let mut parents: Vec<Id> = Vec::new();
@@ -1354,7 +1452,7 @@ mod tests {
         // 10.3 is 9.5 plus SE's length bonus 0.8: 51 to 66 nodes, the outer chain's own and
         // those of the inner chains it rests on.
         let b = board_before_level_two();
-        let all = all_chains(&b, Mode::Nested(2), false, None);
+        let all = all_chains(&b, Mode::Nested(2), false, None, &Budget::unlimited());
         let best = all
             .iter()
             .min_by_key(|f| (f.rating, f.complexity, f.sort_key))
