@@ -26,7 +26,7 @@
 //! over all branches. Every propagation visits each of the 1,458 potentials at most once, so each
 //! search is bounded.
 
-use std::cell::Cell as Flag;
+use std::cell::{Cell as Flag, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -425,6 +425,11 @@ struct Engine<'a> {
     mode: Mode,
     /// The step's time budget, checked where a propagation would start an inner search.
     budget: &'a Budget<'a>,
+    /// The final outcomes of the previous mode's search on this board, by assumption, when
+    /// this mode's propagations continue that mode's (see [`Prefixes`]).
+    prev: Option<&'a [Option<Rc<Outcome>>]>,
+    /// Where this search keeps its own final outcomes for the next mode, if it does.
+    record: Option<RefCell<Vec<Option<Rc<Outcome>>>>>,
     /// Places of each digit in each house of the board (by house ordinal).
     orig_pos: [[u16; 9]; 27],
     /// Whether this engine runs inside an outer chain, whose nesting needs each hint's causes
@@ -459,15 +464,33 @@ static SE_PEERS: std::sync::LazyLock<[[u8; 20]; 81]> = std::sync::LazyLock::new(
 impl Engine<'_> {
     /// SE's `doChaining`: completes `out` (holding the assumptions) with every implied
     /// potential; stops at the first contradiction, recorded in `out.absurd`.
-    fn propagate(&self, out: &mut Outcome) {
+    ///
+    /// With `resume`, `out` is the final outcome of a search that stalled where this one's
+    /// would first stall (see [`Prefixes`]): the working grid is rebuilt from its off
+    /// potentials and the propagation goes on from that stall.
+    fn propagate(&self, out: &mut Outcome, resume: bool) {
         let orig = &self.board.cands;
         let mut cur = *orig;
         // Places of each digit in each house on the working grid, kept in step with `cur`.
         let mut cur_pos = self.orig_pos;
         let y = !self.mode.nishio();
         let dynamic = self.mode.dynamic();
-        let mut pend_on: VecDeque<Id> = out.ons().collect();
-        let mut pend_off: VecDeque<Id> = out.offs().collect();
+        let (mut pend_on, mut pend_off): (VecDeque<Id>, VecDeque<Id>) = if resume {
+            // Every off potential was processed before the stall, so each is off the
+            // working grid (dynamic searches only resume).
+            for p in out.offs() {
+                let (c, d) = (id_cell(p), id_digit(p));
+                if cur[c] >> d & 1 == 1 {
+                    cur[c] &= !(1 << d);
+                    for &h in &CELL_HOUSES[c] {
+                        cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
+                    }
+                }
+            }
+            (VecDeque::new(), VecDeque::new())
+        } else {
+            (out.ons().collect(), out.offs().collect())
+        };
         // Potentials made by the current link, each with its parents (a range of `par`) and
         // its cause.
         let mut made: Vec<(Id, u16, u16, u8)> = Vec::with_capacity(32);
@@ -594,7 +617,25 @@ impl Engine<'_> {
     fn assume(&self, i: Id) -> Outcome {
         let mut o = Outcome::new();
         o.add(i, &[]);
-        self.propagate(&mut o);
+        self.propagate(&mut o, false);
+        o
+    }
+
+    /// [`Engine::assume`], continuing the previous mode's outcome of the same assumption
+    /// where there is one, and kept for the next mode if this search records its outcomes.
+    fn assume_shared(&self, i: Id) -> Rc<Outcome> {
+        let o = match self.prev.and_then(|p| p[i as usize].as_ref()) {
+            Some(prev) if prev.absurd.is_some() => prev.clone(),
+            Some(prev) => {
+                let mut o = (**prev).clone();
+                self.propagate(&mut o, true);
+                Rc::new(o)
+            }
+            None => Rc::new(self.assume(i)),
+        };
+        if let Some(r) = &self.record {
+            r.borrow_mut()[i as usize] = Some(o.clone());
+        }
         o
     }
 }
@@ -841,19 +882,59 @@ fn name(mode: Mode, kind: &str) -> &'static str {
 /// The easiest forcing chain of the given family, as SE orders them: lowest rating, then fewest
 /// nodes, then kind.
 pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
-    forcing_chains_within(board, mode, &Budget::unlimited()).expect("an unlimited budget")
+    forcing_chains_within(board, mode, &Budget::unlimited(), &mut Prefixes::default())
+        .expect("an unlimited budget")
+}
+
+/// The final outcomes of the dynamic searches already made on one board, by assumption, for
+/// the next modes' searches on the same board to continue (the grader tries the modes in
+/// order on each board, and each finds nothing before the next runs).
+///
+/// A dynamic (+) propagation is the dynamic one until its first stall (the simple techniques
+/// only run when both queues are empty, and nothing else differs), and a nested one is the
+/// dynamic (+) one until the stall where the simple techniques find nothing new; a
+/// contradiction met before is met by both at the same node. At a stall every off potential
+/// has been processed, so the working grid is the board less the outcome's off potentials. So
+/// a propagation can start from the previous mode's outcome (a copy), at that stall, with the
+/// same nodes, parents and order as from scratch: the dynamic (+) search continues the dynamic
+/// one's outcomes, and every nested level continues the dynamic (+) one's. This saves the
+/// repeated part of the propagations (what `cargo bench -p shudu-core --bench logic` shows on
+/// the extreme band, where dynamic (+) chains are the hardest step).
+#[derive(Default)]
+pub(crate) struct Prefixes {
+    dynamic: Option<Vec<Option<Rc<Outcome>>>>,
+    plus: Option<Vec<Option<Rc<Outcome>>>>,
 }
 
 /// [`forcing_chains`] within a time budget: `Err(Spent)` if the budget ran out before the
 /// search finished (what it found so far is dropped: a step must be the easiest one).
+/// `prefixes` holds the outcomes of the earlier modes' searches on this board (see
+/// [`Prefixes`]): start with an empty one for each board.
 pub(crate) fn forcing_chains_within(
     board: &Board,
     mode: Mode,
     budget: &Budget,
+    prefixes: &mut Prefixes,
 ) -> Result<Option<Step>, Spent> {
-    let found = all_chains(board, mode, false, None, budget);
+    let (found, recorded) = {
+        let mut engine = engine(board, mode, false, budget);
+        let record = matches!(mode, Mode::Dynamic | Mode::DynamicPlus);
+        engine.prev = match mode {
+            Mode::DynamicPlus => prefixes.dynamic.as_deref(),
+            Mode::Nested(_) => prefixes.plus.as_deref(),
+            _ => None,
+        };
+        engine.record = record.then(|| RefCell::new(vec![None; 1458]));
+        let found = chains_of(&engine, None);
+        (found, engine.record.take().map(RefCell::into_inner))
+    };
     if budget.spent() {
         return Err(Spent);
+    }
+    match mode {
+        Mode::Dynamic => prefixes.dynamic = recorded,
+        Mode::DynamicPlus => prefixes.plus = recorded,
+        _ => {}
     }
     Ok(best_step(found))
 }
@@ -883,6 +964,8 @@ fn engine<'a>(board: &'a Board, mode: Mode, nesting: bool, budget: &'a Budget<'a
         board,
         mode,
         budget,
+        prev: None,
+        record: None,
         orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
         nesting,
         clean: matches!(mode, Mode::Nested(2 | 3)) && super::chains::static_chains(board).is_none(),
@@ -900,7 +983,12 @@ fn all_chains(
     prune: Option<&Prune>,
     budget: &Budget,
 ) -> Vec<Found> {
-    let engine = engine(board, mode, nesting, budget);
+    chains_of(&engine(board, mode, nesting, budget), prune)
+}
+
+/// [`all_chains`] with a prepared engine.
+fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
+    let (board, mode, nesting, budget) = (engine.board, engine.mode, engine.nesting, engine.budget);
     let mut found: Vec<Found> = Vec::new();
     let mut ons = OnCache(vec![None; 729]);
     let mut seen = vec![false; 1458];
@@ -941,14 +1029,14 @@ fn all_chains(
             let p_off = id(c, d, false);
             let do_double = card >= 3 && !mode.nishio() && mode.dynamic();
             let do_contradiction = mode.dynamic() || mode.nishio();
-            let on = ons.get(&engine, c, d);
+            let on = ons.get(engine, c, d);
             let off = if do_double || do_contradiction {
-                engine.assume(p_off)
+                engine.assume_shared(p_off)
             } else {
-                Outcome::new()
+                Rc::new(Outcome::new())
             };
             if do_contradiction {
-                for (o, assumed, concluded) in [(&*on, p_on, p_off), (&off, p_off, p_on)] {
+                for (o, assumed, concluded) in [(&*on, p_on, p_off), (&*off, p_off, p_on)] {
                     let Some([(a, ap, ac), (b, bp, bc)]) = &o.absurd else {
                         continue;
                     };
@@ -1047,13 +1135,13 @@ fn all_chains(
             }
             if !mode.nishio() {
                 region_chains(
-                    &engine, board, c, d, &on, &mut ons, prune, &mut found, &mut seen,
+                    engine, board, c, d, &on, &mut ons, prune, &mut found, &mut seen,
                 );
             }
             value_on.push((d, on));
         }
         if cell_ok && !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
-            cell_chains(&engine, board, c, &value_on, &mut found, &mut seen);
+            cell_chains(engine, board, c, &value_on, &mut found, &mut seen);
         }
     }
     found
@@ -1111,7 +1199,7 @@ struct OnCache(Vec<Option<Rc<Outcome>>>);
 impl OnCache {
     fn get(&mut self, engine: &Engine, c: usize, d: usize) -> Rc<Outcome> {
         self.0[c * 9 + d]
-            .get_or_insert_with(|| Rc::new(engine.assume(id(c, d, true))))
+            .get_or_insert_with(|| engine.assume_shared(id(c, d, true)))
             .clone()
     }
 }

@@ -649,6 +649,8 @@ fn chain_step_within(
     // SE's forcing chains, then its nested ones: levels 2 and 3 ("advanced"), 4 and 5
     // ("experimental").
     use forcing::Mode::*;
+    // Each mode's propagations continue the previous one's (see `forcing::Prefixes`).
+    let mut prefixes = forcing::Prefixes::default();
     for mode in [
         Nishio,
         Multiple,
@@ -662,7 +664,12 @@ fn chain_step_within(
         if budget.check() {
             return Err(forcing::Spent);
         }
-        try_technique!(forcing::forcing_chains_within(board, mode, budget)?);
+        try_technique!(forcing::forcing_chains_within(
+            board,
+            mode,
+            budget,
+            &mut prefixes
+        )?);
     }
     Ok(None)
 }
