@@ -59,7 +59,15 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
             // Triples: the third cell is an excluder of one of the first two.
             let twin = (excluders[a] | excluders[b]) & base_mask & !(1 << a) & !(1 << b);
             let pair_common = excluders[a] & excluders[b];
-            for t in (0..81).filter(|&c| twin >> c & 1 == 1) {
+            if pair_common.count_ones() < 2 {
+                // No third cell can make two common excluders.
+                continue;
+            }
+            let mut rest = twin;
+            while rest != 0 {
+                // The third cells in ascending order.
+                let t = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
                 if (pair_common & excluders[t]).count_ones() < 2 {
                     continue;
                 }

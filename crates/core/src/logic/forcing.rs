@@ -441,6 +441,18 @@ struct Engine<'a> {
     /// Whether the board has no multiple (cell or region) forcing chain either, checked once
     /// for the outer chains of level 3 (see [`Prune`]).
     clean_multiple: bool,
+    /// Buffers of [`Engine::propagate`], kept between propagations.
+    scratch: RefCell<Scratch>,
+}
+
+/// The queues of a propagation, and the potentials made by its current link, each with its
+/// parents (a range of `par`) and its cause.
+#[derive(Default)]
+struct Scratch {
+    pend_on: VecDeque<Id>,
+    pend_off: VecDeque<Id>,
+    made: Vec<(Id, u16, u16, u8)>,
+    par: Vec<Id>,
 }
 
 /// Each cell's peers in SE's link order: its box, then the rest of its row, then the rest of
@@ -475,7 +487,18 @@ impl Engine<'_> {
         let mut cur_pos = self.orig_pos;
         let y = !self.mode.nishio();
         let dynamic = self.mode.dynamic();
-        let (mut pend_on, mut pend_off): (VecDeque<Id>, VecDeque<Id>) = if resume {
+        // The queues and buffers of this engine's propagations, reused (a propagation does not
+        // start another of the same engine: inner searches have their own engines).
+        let mut scratch = self.scratch.borrow_mut();
+        let Scratch {
+            pend_on,
+            pend_off,
+            made,
+            par,
+        } = &mut *scratch;
+        pend_on.clear();
+        pend_off.clear();
+        if resume {
             // Every off potential was processed before the stall, so each is off the
             // working grid (dynamic searches only resume).
             for p in out.offs() {
@@ -487,14 +510,10 @@ impl Engine<'_> {
                     }
                 }
             }
-            (VecDeque::new(), VecDeque::new())
         } else {
-            (out.ons().collect(), out.offs().collect())
-        };
-        // Potentials made by the current link, each with its parents (a range of `par`) and
-        // its cause.
-        let mut made: Vec<(Id, u16, u16, u8)> = Vec::with_capacity(32);
-        let mut par: Vec<Id> = Vec::with_capacity(64);
+            pend_on.extend(out.ons());
+            pend_off.extend(out.offs());
+        }
         loop {
             made.clear();
             par.clear();
@@ -512,7 +531,7 @@ impl Engine<'_> {
                         made.push((id(o, d, false), 0, 1, CAUSE_NONE));
                     }
                 }
-                for &(q, s0, n, _) in &made {
+                for &(q, s0, n, _) in made.iter() {
                     let ps = &par[s0 as usize..(s0 + n) as usize];
                     let conj = q | 1;
                     if out.contains(conj) {
@@ -561,7 +580,7 @@ impl Engine<'_> {
                         cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
                     }
                 }
-                for &(q, s0, n, cause) in &made {
+                for &(q, s0, n, cause) in made.iter() {
                     let ps = &par[s0 as usize..(s0 + n) as usize];
                     let conj = q & !1;
                     if out.contains(conj) {
@@ -966,6 +985,7 @@ fn engine<'a>(board: &'a Board, mode: Mode, nesting: bool, budget: &'a Budget<'a
         budget,
         prev: None,
         record: None,
+        scratch: RefCell::default(),
         orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
         nesting,
         clean: matches!(mode, Mode::Nested(2 | 3)) && super::chains::static_chains(board).is_none(),
