@@ -1013,14 +1013,9 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
     let mut ons = OnCache(vec![None; 729]);
     let mut seen = vec![false; 1458];
     for c in 0..81 {
-        // A cell's assumptions are the unit of work between two checks; below level 2 (no
-        // inner search) they take microseconds, so only the flag is read there.
-        let spent = if mode.level() >= 2 {
-            budget.check()
-        } else {
-            budget.spent()
-        };
-        if spent {
+        // A cell's assumptions are the unit of work between two checks (microseconds below
+        // level 2, more with inner searches, which check too).
+        if budget.check() {
             break;
         }
         let m = board.cands[c];

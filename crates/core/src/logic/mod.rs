@@ -789,7 +789,7 @@ pub fn rate_marked(puzzle: &Puzzle, marks: Option<&crate::format::Marks>) -> Sum
 /// then, "not rated within the budget". A server bounds the work of one request with it.
 /// `stop()` is asked before each step and, inside the costly steps, between the units of the
 /// forcing chains' searches (each cell's assumptions; each inner search of a nested chain), so
-/// a step in progress gives up within about a millisecond of `stop()` turning true, even a
+/// a step in progress gives up within milliseconds of `stop()` turning true, even a
 /// nested step of level 4 or 5 that would take seconds. With a `stop` that never says so, the
 /// result is [`rate`]'s: a puzzle with a unique solution always gets a rating.
 ///
