@@ -186,6 +186,23 @@ fn nested_chains_agree_with_sudoku_explainer() {
     assert!(pct(close) >= 98.0, "ER within 0.3 on {:.1}%", pct(close));
 }
 
+/// shudu's own extreme band against SE: 30 puzzles of `shudu generate --difficulty extreme`
+/// (SE 9.0 to 9.1), rated by SE 1.2.1 (`tests/data/se_extreme.tsv`). Every rating is SE's.
+#[test]
+fn extreme_band_agrees_with_sudoku_explainer() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/se_extreme.tsv");
+    let text = std::fs::read_to_string(&path).expect("tests/data/se_extreme.tsv");
+    let mut n = 0;
+    for l in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = l.split('\t').collect();
+        let (er, ep, ed) = (rating(f[2]), rating(f[3]), rating(f[4]));
+        let q = rate(&f[0].parse::<Puzzle>().unwrap());
+        assert_eq!((q.er, q.ep, q.ed), (er, ep, ed), "{}", f[0]);
+        n += 1;
+    }
+    assert_eq!(n, 30);
+}
+
 #[test]
 fn no_step_contradicts_the_solution() {
     let Some(rows) = load() else { return };

@@ -59,7 +59,15 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
             // Triples: the third cell is an excluder of one of the first two.
             let twin = (excluders[a] | excluders[b]) & base_mask & !(1 << a) & !(1 << b);
             let pair_common = excluders[a] & excluders[b];
-            for t in (0..81).filter(|&c| twin >> c & 1 == 1) {
+            if pair_common.count_ones() < 2 {
+                // No third cell can make two common excluders.
+                continue;
+            }
+            let mut rest = twin;
+            while rest != 0 {
+                // The third cells in ascending order.
+                let t = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
                 if (pair_common & excluders[t]).count_ones() < 2 {
                     continue;
                 }
@@ -110,16 +118,7 @@ fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<S
             }
         }
     } else {
-        let mut values = [0usize; 3];
-        enumerate(
-            board,
-            cells,
-            &ex_masks[..n_ex],
-            0,
-            &mut values,
-            &mut allowed,
-            &full,
-        );
+        triples(cells, &ex_masks[..n_ex], &mut allowed, &full);
     }
     if (0..n).all(|i| allowed[i] == full[i]) {
         return None;
@@ -162,36 +161,51 @@ fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<S
     })
 }
 
-/// Tries every combination of digits for `cells[i..]`, marking the digits of possible ones;
-/// returns true once every digit of every base cell is marked (nothing left to find).
-fn enumerate(
-    board: &Board,
-    cells: &[usize],
-    ex: &[u16],
-    i: usize,
-    values: &mut [usize; 3],
-    allowed: &mut [u16; 3],
-    full: &[u16; 3],
-) -> bool {
-    if i == cells.len() {
-        let chosen = values[..i].iter().fold(0u16, |m, &d| m | 1 << d);
-        if ex.iter().any(|&m| m & !chosen == 0) {
-            return false;
+/// Marks in `allowed` the digits of every possible combination of digits for three base cells
+/// (candidates `full`) with excluders `ex` (two or three candidates each).
+///
+/// The hot path of aligned triplet exclusion (`cargo bench -p shudu-core --bench logic`, the
+/// extreme band, where it runs at every chain step): rather than trying the up to 729
+/// combinations one by one, each pair of digits `(v0, v1)` of the first two cells finds the
+/// third cell's possible digits at once. With `S = {v0, v1}`, an excluder `e` is emptied by the
+/// combination if and only if `e ⊆ S ∪ {v2}`: so an excluder inside `S` rules the pair out, and
+/// one with a single digit `w` outside `S` rules out `v2 = w`. The marks are those of the
+/// combination-by-combination search (same combinations), which stopped as soon as every
+/// digit was marked; so does this.
+fn triples(cells: &[usize], ex: &[u16], allowed: &mut [u16; 3], full: &[u16; 3]) {
+    let see01 = sees(cells[0], cells[1]);
+    let see02 = sees(cells[0], cells[2]);
+    let see12 = sees(cells[1], cells[2]);
+    for v0 in bits(full[0]) {
+        let m1 = if see01 { full[1] & !(1 << v0) } else { full[1] };
+        for v1 in bits(m1) {
+            let set = (1u16 << v0) | (1 << v1);
+            let mut m2 = full[2];
+            if see02 {
+                m2 &= !(1 << v0);
+            }
+            if see12 {
+                m2 &= !(1 << v1);
+            }
+            for &e in ex {
+                let rest = e & !set;
+                if rest & rest.wrapping_sub(1) == 0 {
+                    // At most one digit outside the pair: it cannot be the third cell's (and
+                    // with none, the pair itself is impossible).
+                    m2 &= !rest;
+                    if rest == 0 {
+                        m2 = 0;
+                    }
+                }
+            }
+            if m2 != 0 {
+                allowed[0] |= 1 << v0;
+                allowed[1] |= 1 << v1;
+                allowed[2] |= m2;
+                if allowed == full {
+                    return;
+                }
+            }
         }
-        for (k, &d) in values[..i].iter().enumerate() {
-            allowed[k] |= 1 << d;
-        }
-        return allowed == full;
     }
-    for d in bits(board.cands[cells[i]]) {
-        // Two base cells sharing a house cannot hold the same digit.
-        if (0..i).any(|k| values[k] == d && sees(cells[k], cells[i])) {
-            continue;
-        }
-        values[i] = d;
-        if enumerate(board, cells, ex, i + 1, values, allowed, full) {
-            return true;
-        }
-    }
-    false
 }

@@ -26,6 +26,7 @@
 //! over all branches. Every propagation visits each of the 1,458 potentials at most once, so each
 //! search is bounded.
 
+use std::cell::{Cell as Flag, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -77,6 +78,53 @@ impl Mode {
         }
     }
 }
+
+/// A time budget inside a step: `stop()` is asked between the units of a search (each cell's
+/// assumptions, each stall of a propagation that would start an inner search), and once it says
+/// so every search of the step gives up at its next check and the step is discarded. A nested
+/// step of level 4 or 5 can take seconds; this is what lets [`super::rate_until`] stop inside
+/// one. Once spent, a budget stays spent (`stop` is not asked again).
+pub(crate) struct Budget<'a> {
+    stop: &'a dyn Fn() -> bool,
+    spent: Flag<bool>,
+}
+
+/// The stop of an unlimited budget.
+fn never() -> bool {
+    false
+}
+
+impl<'a> Budget<'a> {
+    /// A budget that ends when `stop()` says so.
+    pub(crate) fn new(stop: &'a dyn Fn() -> bool) -> Budget<'a> {
+        Budget {
+            stop,
+            spent: Flag::new(false),
+        }
+    }
+
+    /// A budget that never ends.
+    pub(crate) fn unlimited() -> Budget<'static> {
+        Budget::new(&never)
+    }
+
+    /// Whether the budget is spent, asking `stop()` if it was not yet.
+    pub(crate) fn check(&self) -> bool {
+        if !self.spent.get() && (self.stop)() {
+            self.spent.set(true);
+        }
+        self.spent.get()
+    }
+
+    /// Whether an earlier [`Budget::check`] found the budget spent (without asking again).
+    pub(crate) fn spent(&self) -> bool {
+        self.spent.get()
+    }
+}
+
+/// What a search returns when its budget ran out before it finished.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Spent;
 
 /// Identity of a potential: `(cell * 9 + digit) * 2 + on`.
 type Id = u16;
@@ -375,6 +423,13 @@ fn regions(c: usize) -> [usize; 3] {
 struct Engine<'a> {
     board: &'a Board,
     mode: Mode,
+    /// The step's time budget, checked where a propagation would start an inner search.
+    budget: &'a Budget<'a>,
+    /// The final outcomes of the previous mode's search on this board, by assumption, when
+    /// this mode's propagations continue that mode's (see [`Prefixes`]).
+    prev: Option<&'a [Option<Rc<Outcome>>]>,
+    /// Where this search keeps its own final outcomes for the next mode, if it does.
+    record: Option<RefCell<Vec<Option<Rc<Outcome>>>>>,
     /// Places of each digit in each house of the board (by house ordinal).
     orig_pos: [[u16; 9]; 27],
     /// Whether this engine runs inside an outer chain, whose nesting needs each hint's causes
@@ -386,6 +441,18 @@ struct Engine<'a> {
     /// Whether the board has no multiple (cell or region) forcing chain either, checked once
     /// for the outer chains of level 3 (see [`Prune`]).
     clean_multiple: bool,
+    /// Buffers of [`Engine::propagate`], kept between propagations.
+    scratch: RefCell<Scratch>,
+}
+
+/// The queues of a propagation, and the potentials made by its current link, each with its
+/// parents (a range of `par`) and its cause.
+#[derive(Default)]
+struct Scratch {
+    pend_on: VecDeque<Id>,
+    pend_off: VecDeque<Id>,
+    made: Vec<(Id, u16, u16, u8)>,
+    par: Vec<Id>,
 }
 
 /// Each cell's peers in SE's link order: its box, then the rest of its row, then the rest of
@@ -409,19 +476,44 @@ static SE_PEERS: std::sync::LazyLock<[[u8; 20]; 81]> = std::sync::LazyLock::new(
 impl Engine<'_> {
     /// SE's `doChaining`: completes `out` (holding the assumptions) with every implied
     /// potential; stops at the first contradiction, recorded in `out.absurd`.
-    fn propagate(&self, out: &mut Outcome) {
+    ///
+    /// With `resume`, `out` is the final outcome of a search that stalled where this one's
+    /// would first stall (see [`Prefixes`]): the working grid is rebuilt from its off
+    /// potentials and the propagation goes on from that stall.
+    fn propagate(&self, out: &mut Outcome, resume: bool) {
         let orig = &self.board.cands;
         let mut cur = *orig;
         // Places of each digit in each house on the working grid, kept in step with `cur`.
         let mut cur_pos = self.orig_pos;
         let y = !self.mode.nishio();
         let dynamic = self.mode.dynamic();
-        let mut pend_on: VecDeque<Id> = out.ons().collect();
-        let mut pend_off: VecDeque<Id> = out.offs().collect();
-        // Potentials made by the current link, each with its parents (a range of `par`) and
-        // its cause.
-        let mut made: Vec<(Id, u16, u16, u8)> = Vec::with_capacity(32);
-        let mut par: Vec<Id> = Vec::with_capacity(64);
+        // The queues and buffers of this engine's propagations, reused (a propagation does not
+        // start another of the same engine: inner searches have their own engines).
+        let mut scratch = self.scratch.borrow_mut();
+        let Scratch {
+            pend_on,
+            pend_off,
+            made,
+            par,
+        } = &mut *scratch;
+        pend_on.clear();
+        pend_off.clear();
+        if resume {
+            // Every off potential was processed before the stall, so each is off the
+            // working grid (dynamic searches only resume).
+            for p in out.offs() {
+                let (c, d) = (id_cell(p), id_digit(p));
+                if cur[c] >> d & 1 == 1 {
+                    cur[c] &= !(1 << d);
+                    for &h in &CELL_HOUSES[c] {
+                        cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
+                    }
+                }
+            }
+        } else {
+            pend_on.extend(out.ons());
+            pend_off.extend(out.offs());
+        }
         loop {
             made.clear();
             par.clear();
@@ -439,7 +531,7 @@ impl Engine<'_> {
                         made.push((id(o, d, false), 0, 1, CAUSE_NONE));
                     }
                 }
-                for &(q, s0, n, _) in &made {
+                for &(q, s0, n, _) in made.iter() {
                     let ps = &par[s0 as usize..(s0 + n) as usize];
                     let conj = q | 1;
                     if out.contains(conj) {
@@ -488,7 +580,7 @@ impl Engine<'_> {
                         cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
                     }
                 }
-                for &(q, s0, n, cause) in &made {
+                for &(q, s0, n, cause) in made.iter() {
                     let ps = &par[s0 as usize..(s0 + n) as usize];
                     let conj = q & !1;
                     if out.contains(conj) {
@@ -507,6 +599,12 @@ impl Engine<'_> {
                 if self.mode.level() > 0 {
                     let mut extra = advanced_offs(self.board, &cur, &cur_pos, orig);
                     if extra.is_empty() && self.mode.level() >= 2 {
+                        // The inner search is the costly unit: the budget is checked before
+                        // each (a spent budget leaves the outcome incomplete; the step using
+                        // it is discarded).
+                        if self.budget.check() {
+                            return;
+                        }
                         extra = nested_offs(
                             self.board,
                             self.mode.level(),
@@ -514,6 +612,7 @@ impl Engine<'_> {
                             orig,
                             self.clean,
                             self.clean_multiple,
+                            self.budget,
                         );
                     }
                     let mut any = false;
@@ -537,7 +636,25 @@ impl Engine<'_> {
     fn assume(&self, i: Id) -> Outcome {
         let mut o = Outcome::new();
         o.add(i, &[]);
-        self.propagate(&mut o);
+        self.propagate(&mut o, false);
+        o
+    }
+
+    /// [`Engine::assume`], continuing the previous mode's outcome of the same assumption
+    /// where there is one, and kept for the next mode if this search records its outcomes.
+    fn assume_shared(&self, i: Id) -> Rc<Outcome> {
+        let o = match self.prev.and_then(|p| p[i as usize].as_ref()) {
+            Some(prev) if prev.absurd.is_some() => prev.clone(),
+            Some(prev) => {
+                let mut o = (**prev).clone();
+                self.propagate(&mut o, true);
+                Rc::new(o)
+            }
+            None => Rc::new(self.assume(i)),
+        };
+        if let Some(r) = &self.record {
+            r.borrow_mut()[i as usize] = Some(o.clone());
+        }
         o
     }
 }
@@ -784,7 +901,65 @@ fn name(mode: Mode, kind: &str) -> &'static str {
 /// The easiest forcing chain of the given family, as SE orders them: lowest rating, then fewest
 /// nodes, then kind.
 pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
-    let found = all_chains(board, mode, false, None);
+    forcing_chains_within(board, mode, &Budget::unlimited(), &mut Prefixes::default())
+        .expect("an unlimited budget")
+}
+
+/// The final outcomes of the dynamic searches already made on one board, by assumption, for
+/// the next modes' searches on the same board to continue (the grader tries the modes in
+/// order on each board, and each finds nothing before the next runs).
+///
+/// A dynamic (+) propagation is the dynamic one until its first stall (the simple techniques
+/// only run when both queues are empty, and nothing else differs), and a nested one is the
+/// dynamic (+) one until the stall where the simple techniques find nothing new; a
+/// contradiction met before is met by both at the same node. At a stall every off potential
+/// has been processed, so the working grid is the board less the outcome's off potentials. So
+/// a propagation can start from the previous mode's outcome (a copy), at that stall, with the
+/// same nodes, parents and order as from scratch: the dynamic (+) search continues the dynamic
+/// one's outcomes, and every nested level continues the dynamic (+) one's. This saves the
+/// repeated part of the propagations (what `cargo bench -p shudu-core --bench logic` shows on
+/// the extreme band, where dynamic (+) chains are the hardest step).
+#[derive(Default)]
+pub(crate) struct Prefixes {
+    dynamic: Option<Vec<Option<Rc<Outcome>>>>,
+    plus: Option<Vec<Option<Rc<Outcome>>>>,
+}
+
+/// [`forcing_chains`] within a time budget: `Err(Spent)` if the budget ran out before the
+/// search finished (what it found so far is dropped: a step must be the easiest one).
+/// `prefixes` holds the outcomes of the earlier modes' searches on this board (see
+/// [`Prefixes`]): start with an empty one for each board.
+pub(crate) fn forcing_chains_within(
+    board: &Board,
+    mode: Mode,
+    budget: &Budget,
+    prefixes: &mut Prefixes,
+) -> Result<Option<Step>, Spent> {
+    let (found, recorded) = {
+        let mut engine = engine(board, mode, false, budget);
+        let record = matches!(mode, Mode::Dynamic | Mode::DynamicPlus);
+        engine.prev = match mode {
+            Mode::DynamicPlus => prefixes.dynamic.as_deref(),
+            Mode::Nested(_) => prefixes.plus.as_deref(),
+            _ => None,
+        };
+        engine.record = record.then(|| RefCell::new(vec![None; 1458]));
+        let found = chains_of(&engine, None);
+        (found, engine.record.take().map(RefCell::into_inner))
+    };
+    if budget.spent() {
+        return Err(Spent);
+    }
+    match mode {
+        Mode::Dynamic => prefixes.dynamic = recorded,
+        Mode::DynamicPlus => prefixes.plus = recorded,
+        _ => {}
+    }
+    Ok(best_step(found))
+}
+
+/// The step of the easiest chain found, as SE orders them.
+fn best_step(found: Vec<Found>) -> Option<Step> {
     let best = found
         .into_iter()
         .enumerate()
@@ -803,25 +978,46 @@ pub fn forcing_chains(board: &Board, mode: Mode) -> Option<Step> {
     })
 }
 
-fn engine(board: &Board, mode: Mode, nesting: bool) -> Engine<'_> {
+fn engine<'a>(board: &'a Board, mode: Mode, nesting: bool, budget: &'a Budget<'a>) -> Engine<'a> {
     Engine {
         board,
         mode,
+        budget,
+        prev: None,
+        record: None,
+        scratch: RefCell::default(),
         orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
         nesting,
         clean: matches!(mode, Mode::Nested(2 | 3)) && super::chains::static_chains(board).is_none(),
         clean_multiple: mode == Mode::Nested(3)
-            && all_chains(board, Mode::Multiple, false, None).is_empty(),
+            && all_chains(board, Mode::Multiple, false, None, budget).is_empty(),
     }
 }
 
 /// Every forcing chain of the given family, in SE's order of search (not yet sorted).
-fn all_chains(board: &Board, mode: Mode, nesting: bool, prune: Option<&Prune>) -> Vec<Found> {
-    let engine = engine(board, mode, nesting);
+/// Stops early, with what it found so far, once `budget` is spent (the caller checks).
+fn all_chains(
+    board: &Board,
+    mode: Mode,
+    nesting: bool,
+    prune: Option<&Prune>,
+    budget: &Budget,
+) -> Vec<Found> {
+    chains_of(&engine(board, mode, nesting, budget), prune)
+}
+
+/// [`all_chains`] with a prepared engine.
+fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
+    let (board, mode, nesting, budget) = (engine.board, engine.mode, engine.nesting, engine.budget);
     let mut found: Vec<Found> = Vec::new();
     let mut ons = OnCache(vec![None; 729]);
     let mut seen = vec![false; 1458];
     for c in 0..81 {
+        // A cell's assumptions are the unit of work between two checks (microseconds below
+        // level 2, more with inner searches, which check too).
+        if budget.check() {
+            break;
+        }
         let m = board.cands[c];
         let card = m.count_ones();
         if board.values[c] != 0 || !(card > 2 || (card > 1 && mode.dynamic())) {
@@ -848,14 +1044,14 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool, prune: Option<&Prune>) -
             let p_off = id(c, d, false);
             let do_double = card >= 3 && !mode.nishio() && mode.dynamic();
             let do_contradiction = mode.dynamic() || mode.nishio();
-            let on = ons.get(&engine, c, d);
+            let on = ons.get(engine, c, d);
             let off = if do_double || do_contradiction {
-                engine.assume(p_off)
+                engine.assume_shared(p_off)
             } else {
-                Outcome::new()
+                Rc::new(Outcome::new())
             };
             if do_contradiction {
-                for (o, assumed, concluded) in [(&*on, p_on, p_off), (&off, p_off, p_on)] {
+                for (o, assumed, concluded) in [(&*on, p_on, p_off), (&*off, p_off, p_on)] {
                     let Some([(a, ap, ac), (b, bp, bc)]) = &o.absurd else {
                         continue;
                     };
@@ -954,13 +1150,13 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool, prune: Option<&Prune>) -
             }
             if !mode.nishio() {
                 region_chains(
-                    &engine, board, c, d, &on, &mut ons, prune, &mut found, &mut seen,
+                    engine, board, c, d, &on, &mut ons, prune, &mut found, &mut seen,
                 );
             }
             value_on.push((d, on));
         }
         if cell_ok && !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
-            cell_chains(&engine, board, c, &value_on, &mut found, &mut seen);
+            cell_chains(engine, board, c, &value_on, &mut found, &mut seen);
         }
     }
     found
@@ -971,7 +1167,8 @@ fn all_chains(board: &Board, mode: Mode, nesting: bool, prune: Option<&Prune>) -
 /// leads to a contradiction; `None` if it does not. For rating the named techniques
 /// (`logic::named`).
 pub(crate) fn contradiction_rating(board: &Board, mode: Mode, c: usize, d: usize) -> Option<u16> {
-    let engine = engine(board, mode, false);
+    let budget = Budget::unlimited();
+    let engine = engine(board, mode, false, &budget);
     let on = engine.assume(id(c, d, true));
     let [(a, ap, _), (b, bp, _)] = on.absurd.as_ref()?;
     let mut seen = vec![false; 1458];
@@ -1017,7 +1214,7 @@ struct OnCache(Vec<Option<Rc<Outcome>>>);
 impl OnCache {
     fn get(&mut self, engine: &Engine, c: usize, d: usize) -> Rc<Outcome> {
         self.0[c * 9 + d]
-            .get_or_insert_with(|| Rc::new(engine.assume(id(c, d, true))))
+            .get_or_insert_with(|| engine.assume_shared(id(c, d, true)))
             .clone()
     }
 }
@@ -1207,6 +1404,7 @@ fn nested_offs(
     orig: &[u16; 81],
     clean: bool,
     clean_multiple: bool,
+    budget: &Budget,
 ) -> Vec<(Id, Vec<Id>, Option<Nest>)> {
     let mut inner = board.clone();
     inner.cands = *cur;
@@ -1222,7 +1420,7 @@ fn nested_offs(
     };
     for fam in families {
         let mut hints: Vec<Inner> = match *fam {
-            Family::Static => super::nested::static_hints(&inner, clean.then_some(orig)),
+            Family::Static => super::nested::static_hints(&inner, clean.then_some(orig), budget),
             Family::Forcing(m) => {
                 // Level 3's multiple chains on a board that had none: only those resting on a
                 // removal can count, so the others need not be made.
@@ -1230,12 +1428,15 @@ fn nested_offs(
                     orig,
                     reach: super::nested::new_link_reach(&inner, orig),
                 });
-                all_chains(&inner, m, true, prune.as_ref())
+                all_chains(&inner, m, true, prune.as_ref(), budget)
                     .into_iter()
                     .map(Inner::from_found)
                     .collect()
             }
         };
+        if budget.spent() {
+            return Vec::new();
+        }
         hints.sort_by_key(|h| (h.rating, h.complexity, h.sort_key));
         let mut out = Vec::new();
         let mut parents: Vec<Id> = Vec::new();
@@ -1354,7 +1555,7 @@ mod tests {
         // 10.3 is 9.5 plus SE's length bonus 0.8: 51 to 66 nodes, the outer chain's own and
         // those of the inner chains it rests on.
         let b = board_before_level_two();
-        let all = all_chains(&b, Mode::Nested(2), false, None);
+        let all = all_chains(&b, Mode::Nested(2), false, None, &Budget::unlimited());
         let best = all
             .iter()
             .min_by_key(|f| (f.rating, f.complexity, f.sort_key))

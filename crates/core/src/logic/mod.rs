@@ -625,25 +625,53 @@ fn basic_step(board: &Board) -> Option<Step> {
 
 /// The steps from aligned pair exclusion on (6.2 and up): the costly ones.
 fn chain_step(board: &Board) -> Option<Step> {
+    chain_step_within(board, &forcing::Budget::unlimited()).expect("an unlimited budget")
+}
+
+/// [`chain_step`] within a time budget, checked between the rules and inside the forcing
+/// chains' searches: `Err(Spent)` if it ran out before the step was found (a nested step of
+/// level 4 or 5 takes up to seconds, so a deadline between steps alone could be missed by
+/// that much).
+fn chain_step_within(
+    board: &Board,
+    budget: &forcing::Budget,
+) -> Result<Option<Step>, forcing::Spent> {
     macro_rules! try_technique {
         ($e:expr) => {
             if let Some(step) = $e {
-                return Some(step);
+                return Ok(Some(step));
             }
         };
     }
     try_technique!(exclusion::aligned_exclusion(board, 2));
     try_technique!(chains::static_chains(board));
     try_technique!(exclusion::aligned_exclusion(board, 3));
-    try_technique!(forcing::forcing_chains(board, forcing::Mode::Nishio));
-    try_technique!(forcing::forcing_chains(board, forcing::Mode::Multiple));
-    try_technique!(forcing::forcing_chains(board, forcing::Mode::Dynamic));
-    try_technique!(forcing::forcing_chains(board, forcing::Mode::DynamicPlus));
-    // SE's nested forcing chains: levels 2 and 3 ("advanced"), 4 and 5 ("experimental").
-    for level in 2..=5 {
-        try_technique!(forcing::forcing_chains(board, forcing::Mode::Nested(level)));
+    // SE's forcing chains, then its nested ones: levels 2 and 3 ("advanced"), 4 and 5
+    // ("experimental").
+    use forcing::Mode::*;
+    // Each mode's propagations continue the previous one's (see `forcing::Prefixes`).
+    let mut prefixes = forcing::Prefixes::default();
+    for mode in [
+        Nishio,
+        Multiple,
+        Dynamic,
+        DynamicPlus,
+        Nested(2),
+        Nested(3),
+        Nested(4),
+        Nested(5),
+    ] {
+        if budget.check() {
+            return Err(forcing::Spent);
+        }
+        try_technique!(forcing::forcing_chains_within(
+            board,
+            mode,
+            budget,
+            &mut prefixes
+        )?);
     }
-    None
+    Ok(None)
 }
 
 /// The rating given to a step that no implemented technique finds: SE's rule list ends with
@@ -757,9 +785,13 @@ pub fn rate_marked(puzzle: &Puzzle, marks: Option<&crate::format::Marks>) -> Sum
     solve_path(puzzle, marks, &mut board, drop, &|| false).expect("never stopped")
 }
 
-/// [`rate`], stopped between two steps as soon as `stop()` says so (a deadline passed, the
-/// client left): `None` then. A server bounds the work of one request with it; one step is
-/// the unit of work it cannot interrupt (at most tens of milliseconds for the hardest chains).
+/// [`rate`], stopped as soon as `stop()` says so (a deadline passed, the client left): `None`
+/// then, "not rated within the budget". A server bounds the work of one request with it.
+/// `stop()` is asked before each step and, inside the costly steps, between the units of the
+/// forcing chains' searches (each cell's assumptions; each inner search of a nested chain), so
+/// a step in progress gives up within milliseconds of `stop()` turning true, even a
+/// nested step of level 4 or 5 that would take seconds. With a `stop` that never says so, the
+/// result is [`rate`]'s: a puzzle with a unique solution always gets a rating.
 ///
 /// # Examples
 /// ```
@@ -812,8 +844,9 @@ fn solve_path(
     let mut solution: Option<Option<crate::grid::Grid>> = None;
     let broken = board.is_broken();
     let mut tally = Tally::default();
+    let budget = forcing::Budget::new(stop);
     while !board.is_solved() && !broken {
-        if stop() {
+        if budget.check() {
             return None;
         }
         let step = match basic_step(board) {
@@ -827,10 +860,11 @@ fn solve_path(
                         _ => None,
                     });
                 let Some(sol) = sol else { break };
-                match chain_step(board) {
-                    Some(s) => s,
-                    None if !board.is_broken() => fallback_step(board, sol),
-                    None => break,
+                match chain_step_within(board, &budget) {
+                    Ok(Some(s)) => s,
+                    Ok(None) if !board.is_broken() => fallback_step(board, sol),
+                    Ok(None) => break,
+                    Err(forcing::Spent) => return None,
                 }
             }
         };
@@ -1263,5 +1297,48 @@ mod tests {
                 (0..81).filter(|&j| sees(i, j)).collect::<Vec<_>>()
             );
         }
+    }
+
+    /// A forum puzzle (HardestDatabase110626) that SE 1.2.1 rates 10.3: nested chains of level
+    /// 2 after three steps.
+    const NESTED: &str =
+        "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9...8.....5.6.......2";
+
+    #[test]
+    fn rate_until_asks_stop_inside_the_costly_steps() {
+        let p: Puzzle = NESTED.parse().unwrap();
+        let asked = std::cell::Cell::new(0usize);
+        let summary = rate_until(&p, &|| {
+            asked.set(asked.get() + 1);
+            false
+        })
+        .expect("never stopped");
+        assert_eq!(summary, rate(&p));
+        // Once before each step, and many times inside the nested steps.
+        assert!(
+            asked.get() > 5 * summary.steps,
+            "{} checks for {} steps",
+            asked.get(),
+            summary.steps
+        );
+    }
+
+    #[test]
+    fn rate_until_gives_up_when_stop_says_so_and_asks_no_more() {
+        let p: Puzzle = NESTED.parse().unwrap();
+        let steps = rate(&p).steps;
+        let asked = std::cell::Cell::new(0usize);
+        // More checks than there are steps: the budget runs out during the path.
+        let limit = steps + 5;
+        let r = rate_until(&p, &|| {
+            asked.set(asked.get() + 1);
+            asked.get() >= limit
+        });
+        assert_eq!(r, None, "not rated within the budget");
+        assert_eq!(
+            asked.get(),
+            limit,
+            "stop is not asked again once it said so"
+        );
     }
 }

@@ -9,7 +9,7 @@
 //! and one for the forcing chains from it on and from it off, for X-links only, Y-links only and
 //! both.
 
-use super::forcing::{Inner, PotId, CAUSE_CELL, CAUSE_HOUSE};
+use super::forcing::{Budget, Inner, PotId, CAUSE_CELL, CAUSE_HOUSE};
 use super::{bits, length_bonus, Board, CELL_HOUSES, HOUSE_CELLS, PEERS};
 
 const NONE: u32 = u32::MAX;
@@ -336,7 +336,9 @@ fn mix(h: u64, v: u64) -> u64 {
 /// of the working grid passes through a strong link that `orig` lacks (a cell or a house that
 /// lost candidates; else the chain would exist on `orig` too), so only sources from which such
 /// a link can be reached are searched (see [`reaching_new_links`]).
-pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner> {
+///
+/// Gives up (with what it found so far) once `budget` is spent; the caller checks.
+pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>, budget: &Budget) -> Vec<Inner> {
     let cands = &board.cands;
     let mut search = Search::new(cands);
     let reach = match orig {
@@ -363,6 +365,9 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>) -> Vec<Inner
             _ => 2,
         };
         for c in 0..81 {
+            if budget.spent() {
+                return out;
+            }
             let m = cands[c];
             let card = m.count_ones();
             if board.values[c] != 0 || card < 2 || (card > 2 && !x) {
