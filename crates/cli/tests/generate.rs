@@ -106,6 +106,24 @@ fn symmetry_and_minimal() {
         .assert()
         .success()
         .stdout(contains("4 puzzles (4 with 1 solution, 4 of them minimal"));
+    // --automorphic starts from other grids: still strictly minimal rot180 puzzles.
+    let automorphic = dir.path().join("a.txt");
+    shudu()
+        .args(["generate", "-n", "4", "--seed", "4", "--minimal"])
+        .args(["--symmetry", "rot180", "--automorphic", "-o"])
+        .arg(&automorphic)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&automorphic).unwrap();
+    assert!(puzzles(&text)
+        .iter()
+        .all(|p| Symmetry::Rot180.holds_for(p) && is_proper(p)));
+    shudu()
+        .arg("check")
+        .arg(&automorphic)
+        .assert()
+        .success()
+        .stdout(contains("4 puzzles (4 with 1 solution, 4 of them minimal"));
 }
 
 #[test]
@@ -261,6 +279,10 @@ fn generate_argument_errors_name_what_was_expected() {
         (&["--unique", "false"], "needs a number of givens to dig to (--givens)"),
         (&["--band", "tricky"], "unknown difficulty 'tricky'"),
         (&["--format", "xml"], "invalid value 'xml'"),
+        (
+            &["--automorphic", "--symmetry", "rot180"],
+            "automorphic grids serve strictly minimal puzzles with rot180 symmetry only",
+        ),
     ];
     for (extra, message) in cases {
         shudu()

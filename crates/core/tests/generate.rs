@@ -296,6 +296,14 @@ fn impossible_configs_are_refused_with_a_reason() {
         },
         ConfigError::NoTarget,
     );
+    check(
+        GenerateConfig {
+            automorphic: true,
+            symmetry: Symmetry::Rot180,
+            ..GenerateConfig::default()
+        },
+        ConfigError::AutomorphicNeedsRot180,
+    );
     // Plain digging may go below 17: it does not promise uniqueness.
     assert!(GenerateConfig {
         givens: Some((10, 10)),
@@ -326,4 +334,43 @@ proptest! {
         prop_assert_eq!(b.puzzles[0].puzzle.givens(), k);
         assert_proper(&b.puzzles[0]);
     }
+}
+
+/// Whether some renaming of the digits maps the grid's half turn onto the grid itself.
+fn has_half_turn_automorphism(solution: &[u8]) -> bool {
+    let mut sigma = [0u8; 10];
+    (0..81).all(|i| {
+        let (from, to) = (solution[i] as usize, solution[80 - i]);
+        if sigma[from] == 0 {
+            sigma[from] = to;
+        }
+        sigma[from] == to
+    })
+}
+
+#[test]
+fn automorphic_grids_only_when_asked() {
+    // Strictly minimal rot180 puzzles from uniformly random grids by default: a grid with a
+    // half-turn automorphism is rarer than one in a million there. Asked for, nearly all are.
+    let mut config = GenerateConfig {
+        minimal: true,
+        symmetry: Symmetry::Rot180,
+        ..GenerateConfig::default()
+    };
+    let automorphic = |config: &GenerateConfig| {
+        let b = batch(config, 16, 5);
+        assert_eq!(b.puzzles.len(), 16);
+        for g in &b.puzzles {
+            assert_proper(g);
+            assert_symmetric(&g.puzzle, Symmetry::Rot180);
+            assert_minimal_by_oracle(&g.puzzle);
+        }
+        b.puzzles
+            .iter()
+            .filter(|g| has_half_turn_automorphism(g.solution.as_bytes()))
+            .count()
+    };
+    assert_eq!(automorphic(&config), 0);
+    config.automorphic = true;
+    assert!(automorphic(&config) >= 12);
 }

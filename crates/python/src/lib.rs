@@ -481,6 +481,7 @@ fn generate_waves(
         minimal,
         unique,
         band: None,
+        automorphic: false,
     };
     // Refuse what no puzzle can satisfy here, as an exception, before the worker starts.
     let rated = match rating {

@@ -210,6 +210,7 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
             minimal: false,
             unique: args.unique || band.is_some(),
             band,
+            automorphic: false,
         },
         rating: None,
         needs: Vec::new(),
