@@ -51,7 +51,7 @@ use super::{below, dig};
 use crate::bitset::{Cell, CellSet};
 use crate::generate::{generate_one, with, without, GenerateConfig, Generated};
 use crate::grid::{Grid, Puzzle};
-use crate::logic::{rate_until, Rating, Summary};
+use crate::logic::{rate_until, Rating, Summary, HOUSE_CELLS, PEERS};
 use crate::solver::Solver;
 
 /// A proper puzzle with its solution and proxy score ([`te1_passes`]).
@@ -219,47 +219,6 @@ pub fn climb<R: RngCore>(
     best
 }
 
-/// The 27 houses' cells (rows, columns, boxes) and each cell's 20 peers, as indices.
-struct Tables {
-    houses: [[u8; 9]; 27],
-    peers: [[u8; 20]; 81],
-}
-
-const fn tables() -> Tables {
-    let mut houses = [[0u8; 9]; 27];
-    let mut i = 0;
-    while i < 9 {
-        let mut j = 0;
-        while j < 9 {
-            houses[i][j] = (i * 9 + j) as u8;
-            houses[9 + i][j] = (j * 9 + i) as u8;
-            houses[18 + i][j] = (((i / 3) * 3 + j / 3) * 9 + (i % 3) * 3 + j % 3) as u8;
-            j += 1;
-        }
-        i += 1;
-    }
-    let mut peers = [[0u8; 20]; 81];
-    let mut c = 0;
-    while c < 81 {
-        let (r, k) = (c / 9, c % 9);
-        let mut n = 0;
-        let mut o = 0;
-        while o < 81 {
-            let (or, ok) = (o / 9, o % 9);
-            let same_box = r / 3 == or / 3 && k / 3 == ok / 3;
-            if o != c && (or == r || ok == k || same_box) {
-                peers[c][n] = o as u8;
-                n += 1;
-            }
-            o += 1;
-        }
-        c += 1;
-    }
-    Tables { houses, peers }
-}
-
-static TABLES: Tables = tables();
-
 /// Sets cell `c` to the single candidate `bit` and removes it from the peers, recursively for
 /// naked singles; `false` on a contradiction.
 fn assign(cand: &mut [u16; 81], c: usize, bit: u16) -> bool {
@@ -270,7 +229,7 @@ fn assign(cand: &mut [u16; 81], c: usize, bit: u16) -> bool {
         return true;
     }
     cand[c] = bit | 0x8000;
-    for &o in &TABLES.peers[c] {
+    for &o in &PEERS[c] {
         let o = o as usize;
         if cand[o] & bit != 0 {
             if cand[o] & 0x8000 != 0 {
@@ -293,7 +252,7 @@ fn assign(cand: &mut [u16; 81], c: usize, bit: u16) -> bool {
 fn hidden(cand: &mut [u16; 81]) -> bool {
     loop {
         let mut changed = false;
-        for h in &TABLES.houses {
+        for h in &HOUSE_CELLS {
             let (mut once, mut twice, mut set) = (0u16, 0u16, 0u16);
             for &c in h {
                 let m = cand[c as usize];
