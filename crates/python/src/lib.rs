@@ -389,7 +389,7 @@ impl GenerateWaves {
 /// arguments (`--shard I/N` makes the items `count * I / N .. count * (I + 1) / N`), as an
 /// iterator of waves of at most `wave` puzzles.
 #[pyfunction]
-#[pyo3(signature = (start, end, seed, givens = None, symmetry = "none", minimal = false, difficulty = None, rating = None, timeout = None, unique = true, wave = 256, needs = None, without = None))]
+#[pyo3(signature = (start, end, seed, givens = None, symmetry = "none", minimal = false, difficulty = None, rating = None, timeout = None, unique = true, wave = 256, needs = None, without = None, automorphic = false))]
 #[allow(clippy::too_many_arguments)]
 fn generate_waves(
     start: usize,
@@ -405,6 +405,7 @@ fn generate_waves(
     wave: usize,
     needs: Option<Vec<String>>,
     without: Option<Vec<String>>,
+    automorphic: bool,
 ) -> PyResult<GenerateWaves> {
     // Each name may itself be a comma-separated list, as on the command line.
     let techniques = |names: Option<Vec<String>>| -> PyResult<Vec<TechniqueSet>> {
@@ -481,7 +482,7 @@ fn generate_waves(
         minimal,
         unique,
         band: None,
-        automorphic: false,
+        automorphic,
     };
     // Refuse what no puzzle can satisfy here, as an exception, before the worker starts.
     let rated = match rating {

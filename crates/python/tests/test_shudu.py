@@ -309,6 +309,33 @@ def test_minimal_puzzles_lose_uniqueness_without_any_given():
                 assert shudu.count_solutions(g.puzzle[:i] + "." + g.puzzle[i + 1:]) == 2
 
 
+def _half_turn_automorphic(puzzle: str) -> bool:
+    """Whether a half turn plus one renaming of the digits maps the puzzle to itself."""
+    sigma = {}
+    for i in range(81):
+        a, b = puzzle[i], puzzle[80 - i]
+        if (a == ".") != (b == "."):
+            return False
+        if a != "." and sigma.setdefault(a, b) != b:
+            return False
+    return len(set(sigma.values())) == len(sigma)
+
+
+def test_automorphic_is_opt_in_and_keeps_strict_minimality():
+    plain = shudu.generate(12, symmetry="rot180", minimal=True, seed=17)
+    assert sum(_half_turn_automorphic(g.puzzle) for g in plain) <= 1
+    auto = shudu.generate(12, symmetry="rot180", minimal=True, seed=17, automorphic=True)
+    assert sum(_half_turn_automorphic(g.puzzle) for g in auto) >= 9
+    for g in auto[:4]:
+        assert oracle_count(g.puzzle) == 1
+        assert completes(g.puzzle, g.solution)
+        for i, ch in enumerate(g.puzzle):
+            if ch != ".":
+                assert shudu.count_solutions(g.puzzle[:i] + "." + g.puzzle[i + 1:]) == 2
+    with pytest.raises(ValueError, match="rot180"):
+        shudu.generate(1, minimal=True, automorphic=True, seed=1)
+
+
 def test_same_seed_same_puzzles_as_the_cli():
     ours = shudu.generate(5, givens=(28, 32), seed=2024)
     assert ours == shudu.generate(5, givens=(28, 32), seed=2024)

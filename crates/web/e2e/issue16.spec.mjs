@@ -401,6 +401,18 @@ await step('Shift+arrows select several cells; notes marked complete (K) are jud
   assert((await saved()).complete[c], 'and the saved game has the mark');
   await page.click('#redo');
   assert(!(await marked()), 'Redo takes the mark off');
+  // Filling every note makes hints judge all notes; Undo gives back the partial notes and
+  // the reminders they were, Redo the filled ones (and Undo of "clear" the filled state).
+  await page.click('#fill-marks');
+  assert((await saved()).filled, 'filled notes are judged');
+  await page.click('#undo');
+  assert(!(await saved()).filled, 'Undo of the fill: the notes are reminders again');
+  await page.click('#redo');
+  assert((await saved()).filled, 'Redo of the fill: judged again');
+  await page.click('#clear-marks');
+  assert(!(await saved()).filled, 'cleared notes are not judged');
+  await page.click('#undo');
+  assert((await saved()).filled, 'Undo of the clear: the filled notes are judged again');
   if (look) await page.screenshot({ path: path.join(shots, 'look-notes-complete.png') });
 });
 

@@ -185,7 +185,9 @@ function conflictsOf(vals) {
 // Changes, undo and redo. A move is a list of [cell, oldValue, oldMarks, newValue, newMarks],
 // followed by [oldCentre, newCentre, oldColour, newColour] when the centre marks or the colour
 // change, and then by [oldComplete, newComplete] when the cell's "notes complete" mark changes
-// (moves saved before those existed have five or nine items).
+// (moves saved before those existed have five or nine items). A move that fills or clears every
+// note also keeps `f: [oldFilled, newFilled]`, so Undo and Redo restore whether hints judge the
+// notes as complete.
 
 function setCell(i, v, m, c, k, x) {
   game.values[i] = v;
@@ -197,7 +199,7 @@ function setCell(i, v, m, c, k, x) {
 const undoChange = (ch) => setCell(ch[0], ch[1], ch[2], ch[5], ch[7], ch[9]);
 const redoChange = (ch) => setCell(ch[0], ch[3], ch[4], ch[6], ch[8], ch[10]);
 
-function commit(changes, label) {
+function commit(changes, label, filled) {
   if (!game || game.solved || ui.paused || ui.loading) return false;
   const move = [];
   for (const [i, next] of changes) {
@@ -215,7 +217,12 @@ function commit(changes, label) {
   }
   if (move.length === 0) return false;
   for (const ch of move) redoChange(ch);
-  game.history.push({ k: label, c: move });
+  const entry = { k: label, c: move };
+  if (filled !== undefined && filled !== game.filled) {
+    entry.f = [game.filled, filled];
+    game.filled = filled;
+  }
+  game.history.push(entry);
   game.future = [];
   if (!game.counted) {
     // A game counts as started on its first move, not when it is dealt or imported.
@@ -231,6 +238,7 @@ function undo() {
   if (!game || game.solved || ui.paused || ui.loading || game.history.length === 0) return;
   const move = game.history.pop();
   for (const ch of move.c) undoChange(ch);
+  if (move.f) game.filled = move.f[0];
   game.future.push(move);
   afterChange();
   announce(`Undid ${describeMove(move)}`);
@@ -240,6 +248,7 @@ function redo() {
   if (!game || game.solved || ui.paused || ui.loading || game.future.length === 0) return;
   const move = game.future.pop();
   for (const ch of move.c) redoChange(ch);
+  if (move.f) game.filled = move.f[1];
   game.history.push(move);
   afterChange();
   announce(`Redid ${describeMove(move)}`);
@@ -347,10 +356,12 @@ function fillCandidates() {
   const vals = boardValues();
   const changes = new Map();
   for (let i = 0; i < 81; i++) if (!vals[i]) changes.set(i, { m: candidatesOf(i, vals) });
-  const was = game.filled;
-  game.filled = true; // from now on the notes are meant to be complete: hints judge them
-  if (commit(changes, 'fill')) announce('Filled every empty cell with its candidates.');
-  else if (!was) saveGame();
+  // From now on the notes are meant to be complete: hints judge them (undone with the move).
+  if (commit(changes, 'fill', true)) announce('Filled every empty cell with its candidates.');
+  else if (!game.filled) {
+    game.filled = true;
+    saveGame();
+  }
 }
 
 function clearMarks() {
@@ -359,8 +370,11 @@ function clearMarks() {
   for (let i = 0; i < 81; i++) {
     if (game.marks[i] || game.centre[i] || game.complete[i]) changes.set(i, { m: 0, c: 0, x: 0 });
   }
-  game.filled = false;
-  if (commit(changes, 'clear')) announce('Cleared every pencil mark.');
+  if (commit(changes, 'clear', false)) announce('Cleared every pencil mark.');
+  else if (game.filled) {
+    game.filled = false;
+    saveGame();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
