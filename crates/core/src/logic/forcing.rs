@@ -296,7 +296,11 @@ impl Outcome {
             cause,
             nest,
         });
-        self.pool.extend_from_slice(parents);
+        // One to three parents, nearly always: pushed one by one rather than through a copy
+        // call.
+        for &p in parents {
+            self.pool.push(p);
+        }
     }
 
     fn node(&self, i: Id) -> &Node {
