@@ -1277,26 +1277,16 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
                         continue;
                     };
                     let (pl, el) = conclusion(board, t);
-                    found.push(
-                        board,
-                        mode,
-                        "double",
-                        1,
-                        mk,
-                        pl,
-                        el,
-                        vec![cell(c)],
-                        || {
-                            format!(
-                                "{} and {} both imply {}: {} and {}",
-                                pot_str(p_on),
-                                pot_str(p_off),
-                                pot_str(t),
-                                on.describe(t, on.parents(t)),
-                                off.describe(t, off.parents(t))
-                            )
-                        },
-                    );
+                    found.push(board, mode, "double", 1, mk, pl, el, vec![cell(c)], || {
+                        format!(
+                            "{} and {} both imply {}: {} and {}",
+                            pot_str(p_on),
+                            pot_str(p_off),
+                            pot_str(t),
+                            on.describe(t, on.parents(t)),
+                            off.describe(t, off.parents(t))
+                        )
+                    });
                 }
             }
             if !mode.nishio() {
