@@ -118,7 +118,25 @@ fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<S
             }
         }
     } else {
-        triples(cells, &ex_masks[..n_ex], &mut allowed, &full);
+        // An excluder with a digit no base cell has can never be emptied (in `triples` it
+        // leaves every mask as it is): only the others count. With none, and no two base cells
+        // in one house, every combination is possible and nothing is removed.
+        let union = full[0] | full[1] | full[2];
+        let mut k = 0;
+        for i in 0..n_ex {
+            if ex_masks[i] & !union == 0 {
+                ex_masks[k] = ex_masks[i];
+                k += 1;
+            }
+        }
+        if k == 0
+            && !sees(cells[0], cells[1])
+            && !sees(cells[0], cells[2])
+            && !sees(cells[1], cells[2])
+        {
+            return None;
+        }
+        triples(cells, &ex_masks[..k], &mut allowed, &full);
     }
     if (0..n).all(|i| allowed[i] == full[i]) {
         return None;
