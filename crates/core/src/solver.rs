@@ -628,10 +628,19 @@ impl State {
         let mut placed = false;
         for b in 0..3 {
             let (mut once, mut twice) = (0u32, 0u32);
+            // The digit index of each cell in binary, one word a bit (bit-sliced): exact
+            // where the cell has one candidate, which is all it is read for. It replaces a
+            // search over the nine words a single, whose exit mispredicted about once a single.
+            let mut index = [0u32; 4];
             for d in 0..9 {
                 let a = self.cand[3 * d + b];
                 twice |= once & a;
                 once |= a;
+                for (k, slice) in index.iter_mut().enumerate() {
+                    if d >> k & 1 != 0 {
+                        *slice |= a;
+                    }
+                }
             }
             let u = self.unsolved[b];
             if u & !once != 0 {
@@ -641,8 +650,10 @@ impl State {
             while singles != 0 {
                 let pos = singles.trailing_zeros() as usize;
                 singles &= singles - 1;
-                let bit = 1 << pos;
-                let d = (0..9).find(|&d| self.cand[3 * d + b] & bit != 0)?;
+                let d = (index[0] >> pos & 1
+                    | (index[1] >> pos & 1) << 1
+                    | (index[2] >> pos & 1) << 2
+                    | (index[3] >> pos & 1) << 3) as usize;
                 if !self.place(d, b, pos) {
                     return None;
                 }
@@ -661,7 +672,7 @@ impl State {
     }
 
     /// [`State::propagate`], settling the band updates in rounds ([`State::settle_rounds`]) if
-    /// `rounds` and `stack`, else in sweeps. Rounds pay where a settle updates many words: from
+    /// `rounds`, else in sweeps. Rounds pay where a settle updates many words: from
     /// the givens, at the root of a search. Below a guess few words change, and sweeps were
     /// faster there, on the hardest sets as in the light search (forum 1106: 4% slower with
     /// rounds at every node).
@@ -674,7 +685,7 @@ impl State {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn propagate_settling(&mut self, stack: bool, rounds: bool) -> bool {
         loop {
-            let settled = if stack && rounds {
+            let settled = if rounds {
                 self.settle_rounds()
             } else {
                 self.settle_sweep()
@@ -960,13 +971,22 @@ pub(crate) struct Search<G> {
     /// a guess on the first bivalue cell. Set at the root when a band or stack is nearly fixed
     /// (its digits have at most `LIGHT_BELOW_PERMS` permutations in all, 9 being fixed): such
     /// puzzles, typically with many solutions, have shallow trees in which stack updates and
-    /// triads find nothing that pays for them (docs/ALGORITHM.md, "Light search").
+    /// triads find nothing that pays for them (docs/ALGORITHM.md, "Light search"). Set before
+    /// the root, and the root propagated lightly too, for a puzzle with at least
+    /// [`LIGHT_FROM_GIVENS`] givens.
     light: bool,
     first: Option<[u8; 81]>,
 }
 
 /// The root test of [`Search::light`]: at most this many permutations left in some band or stack.
 const LIGHT_BELOW_PERMS: u8 = 15;
+
+/// A search is light from the root, without the root test, for a puzzle with at least this many
+/// givens: the root's stack updates and triads, and the permutation branch, cost more than they
+/// save on puzzles that full (`puzzles7_serg_benchmark`, 34-35 givens: 12.9% fewer instructions,
+/// the same guesses). The other benchmark sets have at most 29 givens but for 4 puzzles; a hard
+/// puzzle among the many-givens ones still turns full after [`FULL_AFTER_GUESSES`].
+const LIGHT_FROM_GIVENS: u32 = 30;
 
 /// A light search turns to full propagation after this many guesses: the puzzle was harder
 /// than the root suggested.
@@ -994,7 +1014,7 @@ impl<G: Guesser> Search<G> {
             if !st.propagate_settling(full, self.guesses == 0) {
                 return;
             }
-            if self.guesses == 0 {
+            if self.guesses == 0 && full {
                 self.light = st.perms.iter().any(|&n| n > 9 && n <= LIGHT_BELOW_PERMS);
             }
             if st.is_solved() {
@@ -1147,6 +1167,9 @@ pub struct Solver {
     /// Bit `b` (0-2): band `b`'s givens repeat a digit in a row; bit 3: a placement beyond the
     /// givens contradicted them. The givens are consistent if and only if this is 0.
     conflicts: u8,
+    /// The givens of each band, for the search's choice of a light search from the root
+    /// ([`LIGHT_FROM_GIVENS`]).
+    givens: [u8; 3],
 }
 
 impl Solver {
@@ -1154,10 +1177,17 @@ impl Solver {
     pub fn new(p: &Puzzle) -> Solver {
         let mut state = State::empty();
         let mut conflicts = 0;
+        let mut givens = [0; 3];
         for b in 0..3 {
-            conflicts |= (load_band(&mut state, p, b) as u8) << b;
+            let (repeat, n) = load_band(&mut state, p, b);
+            conflicts |= (repeat as u8) << b;
+            givens[b] = n;
         }
-        Solver { state, conflicts }
+        Solver {
+            state,
+            conflicts,
+            givens,
+        }
     }
 
     /// `self`, loaded from some puzzle and not narrowed since, loaded again from `p` in the bands
@@ -1169,8 +1199,9 @@ impl Solver {
         let bits = cells.bits();
         for b in 0..3 {
             if (bits >> (27 * b)) & BAND as u128 != 0 {
-                let repeat = load_band(&mut s.state, p, b) as u8;
-                s.conflicts = (s.conflicts & !(1 << b)) | (repeat << b);
+                let (repeat, n) = load_band(&mut s.state, p, b);
+                s.conflicts = (s.conflicts & !(1 << b)) | ((repeat as u8) << b);
+                s.givens[b] = n;
             }
         }
         s
@@ -1241,6 +1272,7 @@ impl Solver {
             };
         }
         let mut search = Search::new(InOrder, limit);
+        search.light = self.givens.iter().map(|&n| n as u32).sum::<u32>() >= LIGHT_FROM_GIVENS;
         search.run(&mut self.state.clone());
         SolveOutcome {
             count: search.count,
@@ -1269,9 +1301,9 @@ impl Solver {
 }
 
 /// Loads band `b` of `p`'s givens over whatever that band held; returns whether a row of the
-/// band holds a digit twice.
+/// band holds a digit twice, and the band's givens.
 #[inline(always)]
-fn load_band(state: &mut State, p: &Puzzle, b: usize) -> bool {
+fn load_band(state: &mut State, p: &Puzzle, b: usize) -> (bool, u8) {
     let band = &p.as_bytes()[27 * b..27 * b + 27];
     // A row holding one digit twice; the search would find the contradiction too, but this
     // keeps `count` from starting on it.
@@ -1298,7 +1330,7 @@ fn load_band(state: &mut State, p: &Puzzle, b: usize) -> bool {
     for d in 0..9 {
         state.cand[3 * d + b] = (BAND & !given & !rows[d]) | own[d];
     }
-    repeat != 0
+    (repeat != 0, given.count_ones() as u8)
 }
 
 /// Counts the solutions of `p` up to `limit` and returns the first.
