@@ -973,7 +973,7 @@ pub(crate) struct Search<G> {
     /// puzzles, typically with many solutions, have shallow trees in which stack updates and
     /// triads find nothing that pays for them (docs/ALGORITHM.md, "Light search"). Set before
     /// the root, and the root propagated lightly too, for a puzzle with at least
-    /// [`LIGHT_FROM_GIVENS`] givens.
+    /// [`LIGHT_FROM_GIVENS`] givens (through the solving entry points only: `count_from`).
     light: bool,
     first: Option<[u8; 81]>,
 }
@@ -986,7 +986,7 @@ const LIGHT_BELOW_PERMS: u8 = 15;
 /// save on puzzles so full (`puzzles7_serg_benchmark`, 34-35 givens: 12.9% fewer instructions,
 /// the same guesses). The other benchmark sets have at most 29 givens but for 4 puzzles; a hard
 /// puzzle among the many-givens ones still turns full after [`FULL_AFTER_GUESSES`].
-const LIGHT_FROM_GIVENS: u32 = 30;
+const LIGHT_FROM_GIVENS: usize = 30;
 
 /// A light search turns to full propagation after this many guesses: the puzzle was harder
 /// than the root suggested.
@@ -1167,27 +1167,27 @@ pub struct Solver {
     /// Bit `b` (0-2): band `b`'s givens repeat a digit in a row; bit 3: a placement beyond the
     /// givens contradicted them. The givens are consistent if and only if this is 0.
     conflicts: u8,
-    /// The givens of each band, for the search's choice of a light search from the root
-    /// ([`LIGHT_FROM_GIVENS`]).
-    givens: [u8; 3],
 }
 
 impl Solver {
     /// Loads the puzzle's givens.
     pub fn new(p: &Puzzle) -> Solver {
+        Solver::load(p).0
+    }
+
+    /// [`Solver::new`], and the number of givens (counted while loading, an addition a given;
+    /// where the count is not used, as in `new`, the compiler drops it).
+    #[inline(always)]
+    fn load(p: &Puzzle) -> (Solver, usize) {
         let mut state = State::empty();
         let mut conflicts = 0;
-        let mut givens = [0; 3];
+        let mut givens = 0;
         for b in 0..3 {
             let (repeat, n) = load_band(&mut state, p, b);
             conflicts |= (repeat as u8) << b;
-            givens[b] = n;
+            givens += n;
         }
-        Solver {
-            state,
-            conflicts,
-            givens,
-        }
+        (Solver { state, conflicts }, givens)
     }
 
     /// `self`, loaded from some puzzle and not narrowed since, loaded again from `p` in the bands
@@ -1199,9 +1199,8 @@ impl Solver {
         let bits = cells.bits();
         for b in 0..3 {
             if (bits >> (27 * b)) & BAND as u128 != 0 {
-                let (repeat, n) = load_band(&mut s.state, p, b);
-                s.conflicts = (s.conflicts & !(1 << b)) | ((repeat as u8) << b);
-                s.givens[b] = n;
+                let repeat = load_band(&mut s.state, p, b).0 as u8;
+                s.conflicts = (s.conflicts & !(1 << b)) | (repeat << b);
             }
         }
         s
@@ -1241,7 +1240,12 @@ impl Solver {
 
     /// Solves and checks uniqueness (a count up to 2), as [`solve_unique`] does.
     pub fn unique(&self) -> Solutions {
-        let out = self.count(2);
+        self.unique_from(false)
+    }
+
+    /// [`Solver::unique`] through [`Solver::count_from`].
+    fn unique_from(&self, light: bool) -> Solutions {
+        let out = self.count_from(2, light);
         match (out.count, out.solution) {
             (1, Some(g)) => Solutions::Unique(g),
             (2, Some(g)) => Solutions::Multiple(g),
@@ -1264,6 +1268,16 @@ impl Solver {
     /// Exponential in the worst case, as for every exact solver; in practice microseconds for
     /// proper puzzles (see BENCHMARKS.md).
     pub fn count(&self, limit: usize) -> SolveOutcome {
+        self.count_from(limit, false)
+    }
+
+    /// [`Solver::count`], light from the root if `light` (the solving entry points pass
+    /// whether the puzzle has at least [`LIGHT_FROM_GIVENS`] givens). The same count either way; with two or more solutions,
+    /// perhaps another first one (the guesses differ). The solving entry points
+    /// ([`count_solutions`], [`solve`], [`solve_unique`]) use it; `Solver::count`, which the
+    /// generator's searches call and whose first solutions they learn from, does not, so that
+    /// generation gives the same puzzles as before.
+    fn count_from(&self, limit: usize, light: bool) -> SolveOutcome {
         if self.conflicts != 0 || limit == 0 {
             return SolveOutcome {
                 count: 0,
@@ -1272,7 +1286,7 @@ impl Solver {
             };
         }
         let mut search = Search::new(InOrder, limit);
-        search.light = self.givens.iter().map(|&n| n as u32).sum::<u32>() >= LIGHT_FROM_GIVENS;
+        search.light = light;
         search.run(&mut self.state.clone());
         SolveOutcome {
             count: search.count,
@@ -1303,7 +1317,7 @@ impl Solver {
 /// Loads band `b` of `p`'s givens over whatever that band held; returns whether a row of the
 /// band holds a digit twice, and the band's givens.
 #[inline(always)]
-fn load_band(state: &mut State, p: &Puzzle, b: usize) -> (bool, u8) {
+fn load_band(state: &mut State, p: &Puzzle, b: usize) -> (bool, usize) {
     let band = &p.as_bytes()[27 * b..27 * b + 27];
     // A row holding one digit twice; the search would find the contradiction too, but this
     // keeps `count` from starting on it.
@@ -1316,8 +1330,8 @@ fn load_band(state: &mut State, p: &Puzzle, b: usize) -> (bool, u8) {
     }
     let (mut own, mut rows) = ([0u32; 9], [0u32; 9]);
     let mut left = given;
-    // Counted here, an addition a given: the release targets baseline x86-64, where
-    // `count_ones` is a dozen instructions (no `popcnt`).
+    // Counted here rather than by `count_ones`: the release targets baseline x86-64, which has
+    // no `popcnt` (three `count_ones` were 45 instructions).
     let mut count = 0;
     while left != 0 {
         count += 1;
@@ -1339,7 +1353,8 @@ fn load_band(state: &mut State, p: &Puzzle, b: usize) -> (bool, u8) {
 
 /// Counts the solutions of `p` up to `limit` and returns the first.
 pub fn count_solutions(p: &Puzzle, limit: usize) -> SolveOutcome {
-    Solver::new(p).count(limit)
+    let (s, givens) = Solver::load(p);
+    s.count_from(limit, givens >= LIGHT_FROM_GIVENS)
 }
 
 /// The first solution of `p`, if any.
@@ -1358,17 +1373,18 @@ pub fn solve(p: &Puzzle) -> Option<Grid> {
 /// assert!(matches!(solve_unique(&Puzzle::empty()), Solutions::Multiple(_)));
 /// ```
 pub fn solve_unique(p: &Puzzle) -> Solutions {
-    Solver::new(p).unique()
+    let (s, givens) = Solver::load(p);
+    s.unique_from(givens >= LIGHT_FROM_GIVENS)
 }
 
 /// [`solve_unique`] for a puzzle that may come with pencil marks (a pencil-mark record): with
 /// `marks`, only grids that keep to them count.
 pub fn solve_unique_marked(p: &Puzzle, marks: Option<&crate::format::Marks>) -> Solutions {
-    let mut s = Solver::new(p);
+    let (mut s, givens) = Solver::load(p);
     if let Some(m) = marks {
         s.restrict(m);
     }
-    s.unique()
+    s.unique_from(givens >= LIGHT_FROM_GIVENS)
 }
 
 #[cfg(test)]
