@@ -983,7 +983,7 @@ const LIGHT_BELOW_PERMS: u8 = 15;
 
 /// A search is light from the root, without the root test, for a puzzle with at least this many
 /// givens: the root's stack updates and triads, and the permutation branch, cost more than they
-/// save on puzzles so full (`puzzles7_serg_benchmark`, 34-35 givens: 12.9% fewer instructions,
+/// save on puzzles so full (`puzzles7_serg_benchmark`, 34-35 givens: 13.5% fewer instructions,
 /// the same guesses). The other benchmark sets have at most 29 givens but for 4 puzzles; a hard
 /// puzzle among the many-givens ones still turns full after [`FULL_AFTER_GUESSES`].
 const LIGHT_FROM_GIVENS: usize = 30;
