@@ -105,21 +105,32 @@ impl Puzzle {
         // nibble 0 for empty cells, at most 9 a house so nothing carries), and a nibble of 2 or
         // more is a repeat. The loops have constant bounds so that they unroll with no index
         // checks: this runs on every puzzle read.
+        // A row's three segments (its cells inside one box) are summed first: the row is their
+        // sum and each box the sum of its three row segments, so a cell costs two additions
+        // (its segment and its column) rather than three (callgrind: 730 instructions a puzzle
+        // to 630).
         let mut cols = [0u64; 9];
-        let mut boxes = [0u64; 9];
         let mut all = 0u64;
-        for r in 0..9 {
-            let mut row = 0u64;
-            for (c, col) in cols.iter_mut().enumerate() {
-                let x = 1u64 << (4 * self.cells[9 * r + c]);
-                row += x;
-                *col += x;
-                boxes[3 * (r / 3) + c / 3] += x;
+        for band in self.cells.chunks_exact(27) {
+            let mut boxes = [0u64; 3];
+            for row_cells in band.chunks_exact(9) {
+                let mut row = 0u64;
+                for (s, bx) in boxes.iter_mut().enumerate() {
+                    let mut seg = 0u64;
+                    for k in 0..3 {
+                        let x = 1u64 << (4 * row_cells[3 * s + k]);
+                        seg += x;
+                        cols[3 * s + k] += x;
+                    }
+                    row += seg;
+                    *bx += seg;
+                }
+                all |= row;
             }
-            all |= row;
+            all |= boxes[0] | boxes[1] | boxes[2];
         }
-        for (col, bx) in cols.iter().zip(&boxes) {
-            all |= col | bx;
+        for col in cols {
+            all |= col;
         }
         // Bits 1-3 of nibbles 1-9: a count of 2 or more for a digit.
         if all & 0xEE_EEEE_EEE0 == 0 {

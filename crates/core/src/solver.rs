@@ -628,10 +628,19 @@ impl State {
         let mut placed = false;
         for b in 0..3 {
             let (mut once, mut twice) = (0u32, 0u32);
+            // The digit index of each cell in binary, one word a bit (bit-sliced): exact
+            // where the cell has one candidate, which is all it is read for. It replaces a
+            // search over the nine words a single, whose exit mispredicted about once a single.
+            let mut index = [0u32; 4];
             for d in 0..9 {
                 let a = self.cand[3 * d + b];
                 twice |= once & a;
                 once |= a;
+                for (k, slice) in index.iter_mut().enumerate() {
+                    if d >> k & 1 != 0 {
+                        *slice |= a;
+                    }
+                }
             }
             let u = self.unsolved[b];
             if u & !once != 0 {
@@ -641,8 +650,10 @@ impl State {
             while singles != 0 {
                 let pos = singles.trailing_zeros() as usize;
                 singles &= singles - 1;
-                let bit = 1 << pos;
-                let d = (0..9).find(|&d| self.cand[3 * d + b] & bit != 0)?;
+                let d = (index[0] >> pos & 1
+                    | (index[1] >> pos & 1) << 1
+                    | (index[2] >> pos & 1) << 2
+                    | (index[3] >> pos & 1) << 3) as usize;
                 if !self.place(d, b, pos) {
                     return None;
                 }
@@ -661,7 +672,7 @@ impl State {
     }
 
     /// [`State::propagate`], settling the band updates in rounds ([`State::settle_rounds`]) if
-    /// `rounds` and `stack`, else in sweeps. Rounds pay where a settle updates many words: from
+    /// `rounds`, else in sweeps. Rounds pay where a settle updates many words: from
     /// the givens, at the root of a search. Below a guess few words change, and sweeps were
     /// faster there, on the hardest sets as in the light search (forum 1106: 4% slower with
     /// rounds at every node).
@@ -674,7 +685,7 @@ impl State {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn propagate_settling(&mut self, stack: bool, rounds: bool) -> bool {
         loop {
-            let settled = if stack && rounds {
+            let settled = if rounds {
                 self.settle_rounds()
             } else {
                 self.settle_sweep()
@@ -960,13 +971,22 @@ pub(crate) struct Search<G> {
     /// a guess on the first bivalue cell. Set at the root when a band or stack is nearly fixed
     /// (its digits have at most `LIGHT_BELOW_PERMS` permutations in all, 9 being fixed): such
     /// puzzles, typically with many solutions, have shallow trees in which stack updates and
-    /// triads find nothing that pays for them (docs/ALGORITHM.md, "Light search").
+    /// triads find nothing that pays for them (docs/ALGORITHM.md, "Light search"). Set before
+    /// the root, and the root propagated lightly too, for a puzzle with at least
+    /// [`LIGHT_FROM_GIVENS`] givens (through the solving entry points only: `count_from`).
     light: bool,
     first: Option<[u8; 81]>,
 }
 
 /// The root test of [`Search::light`]: at most this many permutations left in some band or stack.
 const LIGHT_BELOW_PERMS: u8 = 15;
+
+/// A search is light from the root, without the root test, for a puzzle with at least this many
+/// givens: the root's stack updates and triads, and the permutation branch, cost more than they
+/// save on puzzles so full (`puzzles7_serg_benchmark`, 34-35 givens: 13.5% fewer instructions,
+/// the same guesses). The other benchmark sets have at most 29 givens but for 4 puzzles; a hard
+/// puzzle among the many-givens ones still turns full after [`FULL_AFTER_GUESSES`].
+const LIGHT_FROM_GIVENS: usize = 30;
 
 /// A light search turns to full propagation after this many guesses: the puzzle was harder
 /// than the root suggested.
@@ -994,7 +1014,7 @@ impl<G: Guesser> Search<G> {
             if !st.propagate_settling(full, self.guesses == 0) {
                 return;
             }
-            if self.guesses == 0 {
+            if self.guesses == 0 && full {
                 self.light = st.perms.iter().any(|&n| n > 9 && n <= LIGHT_BELOW_PERMS);
             }
             if st.is_solved() {
@@ -1152,12 +1172,22 @@ pub struct Solver {
 impl Solver {
     /// Loads the puzzle's givens.
     pub fn new(p: &Puzzle) -> Solver {
+        Solver::load(p).0
+    }
+
+    /// [`Solver::new`], and the number of givens (counted while loading, an addition a given;
+    /// where the count is not used, as in `new`, the compiler drops it).
+    #[inline(always)]
+    fn load(p: &Puzzle) -> (Solver, usize) {
         let mut state = State::empty();
         let mut conflicts = 0;
+        let mut givens = 0;
         for b in 0..3 {
-            conflicts |= (load_band(&mut state, p, b) as u8) << b;
+            let (repeat, n) = load_band(&mut state, p, b);
+            conflicts |= (repeat as u8) << b;
+            givens += n;
         }
-        Solver { state, conflicts }
+        (Solver { state, conflicts }, givens)
     }
 
     /// `self`, loaded from some puzzle and not narrowed since, loaded again from `p` in the bands
@@ -1169,7 +1199,7 @@ impl Solver {
         let bits = cells.bits();
         for b in 0..3 {
             if (bits >> (27 * b)) & BAND as u128 != 0 {
-                let repeat = load_band(&mut s.state, p, b) as u8;
+                let repeat = load_band(&mut s.state, p, b).0 as u8;
                 s.conflicts = (s.conflicts & !(1 << b)) | (repeat << b);
             }
         }
@@ -1210,7 +1240,12 @@ impl Solver {
 
     /// Solves and checks uniqueness (a count up to 2), as [`solve_unique`] does.
     pub fn unique(&self) -> Solutions {
-        let out = self.count(2);
+        self.unique_from(false)
+    }
+
+    /// [`Solver::unique`] through [`Solver::count_from`].
+    fn unique_from(&self, light: bool) -> Solutions {
+        let out = self.count_from(2, light);
         match (out.count, out.solution) {
             (1, Some(g)) => Solutions::Unique(g),
             (2, Some(g)) => Solutions::Multiple(g),
@@ -1233,6 +1268,16 @@ impl Solver {
     /// Exponential in the worst case, as for every exact solver; in practice microseconds for
     /// proper puzzles (see BENCHMARKS.md).
     pub fn count(&self, limit: usize) -> SolveOutcome {
+        self.count_from(limit, false)
+    }
+
+    /// [`Solver::count`], light from the root if `light` (the solving entry points pass
+    /// whether the puzzle has at least [`LIGHT_FROM_GIVENS`] givens). The same count either way; with two or more solutions,
+    /// perhaps another first one (the guesses differ). The solving entry points
+    /// ([`count_solutions`], [`solve`], [`solve_unique`]) use it; `Solver::count`, which the
+    /// generator's searches call and whose first solutions they learn from, does not, so that
+    /// generation gives the same puzzles as before.
+    fn count_from(&self, limit: usize, light: bool) -> SolveOutcome {
         if self.conflicts != 0 || limit == 0 {
             return SolveOutcome {
                 count: 0,
@@ -1241,6 +1286,7 @@ impl Solver {
             };
         }
         let mut search = Search::new(InOrder, limit);
+        search.light = light;
         search.run(&mut self.state.clone());
         SolveOutcome {
             count: search.count,
@@ -1269,9 +1315,9 @@ impl Solver {
 }
 
 /// Loads band `b` of `p`'s givens over whatever that band held; returns whether a row of the
-/// band holds a digit twice.
+/// band holds a digit twice, and the band's givens.
 #[inline(always)]
-fn load_band(state: &mut State, p: &Puzzle, b: usize) -> bool {
+fn load_band(state: &mut State, p: &Puzzle, b: usize) -> (bool, usize) {
     let band = &p.as_bytes()[27 * b..27 * b + 27];
     // A row holding one digit twice; the search would find the contradiction too, but this
     // keeps `count` from starting on it.
@@ -1284,7 +1330,11 @@ fn load_band(state: &mut State, p: &Puzzle, b: usize) -> bool {
     }
     let (mut own, mut rows) = ([0u32; 9], [0u32; 9]);
     let mut left = given;
+    // Counted here rather than by `count_ones`: the release targets baseline x86-64, which has
+    // no `popcnt` (three `count_ones` were 45 instructions).
+    let mut count = 0;
     while left != 0 {
+        count += 1;
         let pos = left.trailing_zeros() as usize;
         left &= left - 1;
         let d = band[pos] as usize - 1;
@@ -1298,12 +1348,13 @@ fn load_band(state: &mut State, p: &Puzzle, b: usize) -> bool {
     for d in 0..9 {
         state.cand[3 * d + b] = (BAND & !given & !rows[d]) | own[d];
     }
-    repeat != 0
+    (repeat != 0, count)
 }
 
 /// Counts the solutions of `p` up to `limit` and returns the first.
 pub fn count_solutions(p: &Puzzle, limit: usize) -> SolveOutcome {
-    Solver::new(p).count(limit)
+    let (s, givens) = Solver::load(p);
+    s.count_from(limit, givens >= LIGHT_FROM_GIVENS)
 }
 
 /// The first solution of `p`, if any.
@@ -1322,17 +1373,18 @@ pub fn solve(p: &Puzzle) -> Option<Grid> {
 /// assert!(matches!(solve_unique(&Puzzle::empty()), Solutions::Multiple(_)));
 /// ```
 pub fn solve_unique(p: &Puzzle) -> Solutions {
-    Solver::new(p).unique()
+    let (s, givens) = Solver::load(p);
+    s.unique_from(givens >= LIGHT_FROM_GIVENS)
 }
 
 /// [`solve_unique`] for a puzzle that may come with pencil marks (a pencil-mark record): with
 /// `marks`, only grids that keep to them count.
 pub fn solve_unique_marked(p: &Puzzle, marks: Option<&crate::format::Marks>) -> Solutions {
-    let mut s = Solver::new(p);
+    let (mut s, givens) = Solver::load(p);
     if let Some(m) = marks {
         s.restrict(m);
     }
-    s.unique()
+    s.unique_from(givens >= LIGHT_FROM_GIVENS)
 }
 
 #[cfg(test)]

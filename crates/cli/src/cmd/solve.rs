@@ -159,7 +159,7 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
                     problem_at(&mut problems, rec.number, rec.line);
                     problems.push_str(": more than one solution");
                     problems.push_str(if any { " (printing one)\n" } else { "\n" });
-                    ("multiple", Some(rec), any.then_some(g.to_puzzle()), None)
+                    ("multiple", Some(rec), any.then(|| g.to_puzzle()), None)
                 }
                 Ok((rec, Solutions::None)) => {
                     summary.none += 1;
