@@ -60,6 +60,7 @@ use crate::logic::{next_step_unchecked, rate, Band, Board, Rating, Summary, Tall
 use crate::needs::{uses_hints, Technique, TechniqueSet};
 use crate::solver::Solver;
 
+pub mod trial;
 pub mod vicinity;
 
 /// The highest rating the grader gives (the top of [`Band::Extreme`]).
