@@ -12,14 +12,15 @@
 
 use std::time::Instant;
 
+use rand::RngCore;
 use shudu_core::generate::{generate_one, GenerateConfig, Symmetry};
 use shudu_core::grids::rng_for;
 use shudu_core::logic::{rate, Band, Rating};
-use shudu_core::rated::vicinity::{
-    climb, hardness, hardness_above, hunt, plus_stuck, te1_left, te1_passes, HuntStats, Scored, STUCK,
-};
-use rand::RngCore;
 use shudu_core::rated::trial::{passes, Inner};
+use shudu_core::rated::vicinity::{
+    climb, hardness, hardness_above, hunt, plus_stuck, te1_left, te1_passes, HuntStats, Scored,
+    STUCK,
+};
 use shudu_core::rated::RatedConfig;
 use shudu_core::solver::Solver;
 use shudu_core::Puzzle;
@@ -51,7 +52,12 @@ fn cpu_secs() -> f64 {
     let fields: Vec<&str> = stat
         .rsplit_once(')')
         .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
-    let tick = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    let tick = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     // Fields 14 and 15 of stat (utime, stime), counted after the command's name; 100 ticks a
     // second on Linux.
     (tick(11) + tick(12)) / 100.0
@@ -222,7 +228,10 @@ fn main() {
             // Walks as the hunt does (restarts from the best stuck puzzles met), for SECONDS,
             // writing every new T&E(1)-stuck puzzle with its second-tier measures to FILE.
             let secs: f64 = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(60.0);
-            let out = args.get(3).cloned().unwrap_or_else(|| "/tmp/stuck.tsv".into());
+            let out = args
+                .get(3)
+                .cloned()
+                .unwrap_or_else(|| "/tmp/stuck.tsv".into());
             let seed: u64 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(0);
             let mut rng = rng_for(2030, seed);
             let orbits = Symmetry::None.orbits();
@@ -239,39 +248,53 @@ fn main() {
                     let g = generate_one(&GenerateConfig::default(), &mut rng).expect("a puzzle");
                     Scored::new(g.puzzle, g.solution)
                 };
-                climb(start, &orbits, &mut rng, 20000, 3000, 100, deadline, &hardness_above, &mut |s| {
-                    moves += 1;
-                    if s.score < STUCK || !seen.insert(s.puzzle) {
-                        return false;
-                    }
-                    if elite.first().is_none_or(|e| s.score > e.score) {
-                        eprintln!(
-                            "{:.1} s, {moves} moves: best {} {}",
-                            t.elapsed().as_secs_f64(),
+                climb(
+                    start,
+                    &orbits,
+                    &mut rng,
+                    20000,
+                    3000,
+                    100,
+                    deadline,
+                    &hardness_above,
+                    &mut |s| {
+                        moves += 1;
+                        if s.score < STUCK || !seen.insert(s.puzzle) {
+                            return false;
+                        }
+                        if elite.first().is_none_or(|e| s.score > e.score) {
+                            eprintln!(
+                                "{:.1} s, {moves} moves: best {} {}",
+                                t.elapsed().as_secs_f64(),
+                                s.score,
+                                s.puzzle.to_line()
+                            );
+                        }
+                        if elite.len() < 8 || s.score > elite[elite.len() - 1].score {
+                            elite.push(*s);
+                            elite.sort_by_key(|e| std::cmp::Reverse(e.score));
+                            elite.truncate(8);
+                        }
+                        let basic = passes(&s.puzzle, Inner::Basic, false);
+                        let forcing = passes(&s.puzzle, Inner::Basic, true);
+                        lines.push_str(&format!(
+                            "{}\t{}\t{:?}\t{:?}\t{}\n",
+                            s.puzzle.to_line(),
                             s.score,
-                            s.puzzle.to_line()
-                        );
-                    }
-                    if elite.len() < 8 || s.score > elite[elite.len() - 1].score {
-                        elite.push(*s);
-                        elite.sort_by(|a, b| b.score.cmp(&a.score));
-                        elite.truncate(8);
-                    }
-                    let basic = passes(&s.puzzle, Inner::Basic, false);
-                    let forcing = passes(&s.puzzle, Inner::Basic, true);
-                    lines.push_str(&format!(
-                        "{}\t{}\t{:?}\t{:?}\t{}\n",
-                        s.puzzle.to_line(),
-                        s.score,
-                        basic,
-                        forcing,
-                        te1_left(&s.puzzle)
-                    ));
-                    false
-                });
+                            basic,
+                            forcing,
+                            te1_left(&s.puzzle)
+                        ));
+                        false
+                    },
+                );
             }
             std::fs::write(&out, lines).expect("written");
-            println!("{moves} moves, {} stuck puzzles in {:.1} s", seen.len(), t.elapsed().as_secs_f64());
+            println!(
+                "{moves} moves, {} stuck puzzles in {:.1} s",
+                seen.len(),
+                t.elapsed().as_secs_f64()
+            );
         }
         Some("ratefile") => {
             // Rates every STEP-th puzzle of FILE (first column), with a deadline of SECONDS

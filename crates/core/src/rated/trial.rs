@@ -134,14 +134,14 @@ fn basic(cand: &mut Position, changed: &mut bool) -> bool {
         let bit = 1u16 << d;
         // Locked candidates. A box's places for `d` in one line (pointing), or a line's places
         // in one box (claiming), remove `d` from the rest of the other house.
-        for h in 0..27 {
+        for (h, house) in HOUSE_CELLS.iter().enumerate() {
             let at = places(cand, h, bit);
             if at == 0 {
                 continue;
             }
             let cells: Vec<usize> = (0..9)
                 .filter(|k| at & (1 << k) != 0)
-                .map(|k| HOUSE_CELLS[h][k] as usize)
+                .map(|k| house[k] as usize)
                 .collect();
             let c0 = cells[0];
             let others: [usize; 3] = [c0 / 9, 9 + c0 % 9, 18 + (c0 / 27) * 3 + (c0 % 9) / 3];

@@ -11,23 +11,31 @@
 //! puzzle, apply {-n+n} moves (remove givens, add others, keep the puzzle proper and minimal)
 //! and keep the neighbours that score harder by a fast measure.
 //!
-//! # The gate and the proxy
+//! # The gates and the proxy
 //!
-//! Trial and error to depth one with singles ([`te1_left`]) is the gate: each removal it makes
-//! is a contradiction chain of SE's level one, so a puzzle it solves never needs SE's nested
-//! chains. On SE 1.2.1's ratings of 977 calibration puzzles (`docs/rated.md`) it leaves stuck
-//! exactly the 24 rated 9.5 and up. Only stuck puzzles are rated (a stuck puzzle may still rate
-//! 9.0-9.4: SE's "(+)" chains use the basic techniques inside the chain, which T&E(1) with
-//! singles does not).
+//! The measures are trial and error to depth one ("T&E(1)") on the candidate grid
+//! ([`super::trial`]). Two gates, each a necessary condition checked against SE 1.2.1's
+//! ratings of 1,018 calibration puzzles (`docs/rated.md`):
 //!
-//! The walk climbs on [`te1_passes`] (T&E(1) in passes, each pass scored by the share of
-//! candidates it could *not* refute): mean 948 on the calibration's 8.x, 1,367 on 9.0-9.4,
-//! stuck above (Spearman 0.81 with SE's ER). The exact solver's guess count (Spearman 0.86) was
-//! tried first: walks on it stalled at ER 7-8. Measures that only see singles (the size of a
-//! singles backtracking tree, the share of candidates refuted at the start) were gamed by
-//! puzzles that a naked pair cracks; counting passes is not, since a pair found by a pass
-//! collapses the next one.
+//! - T&E(1) with singles ([`te1_left`]): each removal it makes is a contradiction chain of SE's
+//!   level one, so a puzzle it solves never needs nesting. It leaves stuck exactly the 65
+//!   calibration puzzles rated 9.5 and up. Generated puzzles it leaves stuck are mostly cracked
+//!   by a triple (SE 3.6-4.0) or by SE's level-one "(+)" chains (9.0-9.9).
+//! - T&E(1) with the basic techniques inside each trial and with cell and region forcing
+//!   ([`plus_stuck`]), a model of SE's level one with "(+)": it leaves stuck exactly the 64
+//!   calibration puzzles rated 10.0 and up. A hunt for a range from [`PLUS_FROM`] rates only
+//!   the puzzles past it; other hunts rate those past the first.
 //!
+//! The walk climbs on [`hardness`], in two tiers: [`te1_passes`] (T&E(1) with singles in
+//! passes, each pass scored by the share of trials that refuted nothing: mean 948 on the
+//! calibration's 8.x, 1,367 on 9.0-9.4, Spearman 0.83 with SE's ER) below the first gate, and
+//! past it the same score of T&E(1) with the basic techniques and forcing, which tells the
+//! puzzles a triple cracks (about 600) from those near nesting (1,500 and more), up to the
+//! second gate. The exact solver's guess count (Spearman 0.86) was tried first: walks on it
+//! stalled at ER 7-8. Measures that only see singles (the size of a singles backtracking tree,
+//! the share of candidates refuted at the start) were gamed by puzzles that a naked pair cracks;
+//! counting passes is not, since a pair found by a pass collapses the next one.
+
 //! # Moves
 //!
 //! From a proper minimal puzzle `p` with solution `g`, one move removes one or two given orbits,
@@ -38,23 +46,24 @@
 //! minimal puzzle. The result is proper and minimal over the orbits by construction.
 //!
 //! [`hunt`] walks by threshold accepting (a neighbour up to 100 below the current score is
-//! taken) from digs of our own generator, starting afresh after 3,000 moves without a new best,
-//! and rates every new stuck neighbour with [`rate_until`] under the deadline. Once a walk
-//! reaches stuck puzzles it stays among them (their scores are far above), where stuck
-//! neighbours are common.
+//! taken), a walk ending after 3,000 moves without a new best. It keeps an elite of the best
+//! stuck puzzles met (no two equivalent, by canonical form); walks start from new digs of our
+//! own generator until it has one, then from the elite, until 8 walks in a row bring nothing
+//! better. Every new neighbour past the gate is rated once (per equivalence class) with
+//! [`rate_until`] under the deadline.
 
 use std::collections::HashSet;
 use std::time::Instant;
 
 use rand::RngCore;
 
+use super::trial::{passes, te1_solves, Inner, Passes};
 use super::{below, dig};
 use crate::bitset::{Cell, CellSet};
 use crate::canon::PuzzleCanonicalizer;
 use crate::generate::{generate_one, with, without, GenerateConfig, Generated};
 use crate::grid::{Grid, Puzzle};
 use crate::logic::{rate_until, Rating, Summary};
-use super::trial::{passes, te1_solves, Inner, Passes};
 use crate::solver::Solver;
 
 /// A proper puzzle with its solution and proxy score ([`te1_passes`]).
@@ -376,7 +385,7 @@ pub fn hunt<R: RngCore>(
                     let form = canon.canonical(&s.puzzle).form;
                     if !elite.iter().any(|e| e.1 == form) {
                         elite.push((*s, form));
-                        elite.sort_by(|a, b| b.0.score.cmp(&a.0.score));
+                        elite.sort_by_key(|e| std::cmp::Reverse(e.0.score));
                         elite.truncate(ELITE);
                     }
                 }
