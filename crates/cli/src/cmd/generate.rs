@@ -92,8 +92,8 @@ pub struct GenerateArgs {
     /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds), write
     /// what was found and say "found M of N". `none` searches until every puzzle is found, which
     /// for 17 or 18 givens may be never. Default 60s; for a --rating range starting at 10.0 or
-    /// more (nested forcing chains) 10m: in a measurement that hunt found a puzzle in 3 of 8
-    /// runs, in 73-81 s of one core each, and none in 105 s in the other 5 (BENCHMARKS.md,
+    /// more (nested forcing chains) 10m: in a measurement that hunt found a puzzle in 3 of 10
+    /// runs, in 73-81 s of one core each, and none in 105-193 s in the other 7 (BENCHMARKS.md,
     /// "Ratings of 10.0 and up").
     #[arg(long, value_name = "DURATION|none", value_parser = parse_timeout)]
     timeout: Option<Timeout>,

@@ -2,14 +2,14 @@
 //! vicinity hunt ([`super::vicinity`], docs/rated.md "Above 9.3").
 //!
 //! A position is 81 words, one a cell: bits 0-8 are the candidates (bit `d` for digit `d + 1`)
-//! and bit 15 ([`SOLVED`]) says the cell holds its one candidate. `cand[c] & SOLVED != 0` if and
+//! and bit 15 (`SOLVED`) says the cell holds its one candidate. `cand[c] & SOLVED != 0` if and
 //! only if cell `c` is solved, and then its low bits are exactly one digit.
 //!
 //! A *trial* places one candidate and propagates ([`Inner`]): naked and hidden singles, or
 //! those with SE's basic techniques inside chains too (locked candidates, naked and hidden
 //! pairs, X-Wing: what SE 1.2.1's "Dynamic Forcing Chains (+)" apply at each step). A candidate
 //! whose trial ends in a contradiction is *refuted*. The one loop over a position's open
-//! candidates is [`each_trial`], run by T&E(1) in passes ([`passes`]). Removing a refuted
+//! candidates is `each_trial`, run by T&E(1) in passes ([`passes`]). Removing a refuted
 //! candidate never saves another from refutation (a trial on fewer candidates meets a
 //! contradiction no later), so the passes reach the same fixed point as T&E(1) removing one
 //! candidate at a time.
