@@ -546,7 +546,10 @@ fn timeout_accepts_none_and_refuses_other_words() {
         .args(["generate", "--help"])
         .assert()
         .success()
-        .stdout(contains("[default: 60s]"));
+        .stdout(contains(
+            "Default 60s; for a --rating range starting at 10.0",
+        ))
+        .stdout(contains("10m"));
 }
 
 /// The spread of a batch: (fewest givens, most givens, distinct counts).

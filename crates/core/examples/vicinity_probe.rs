@@ -5,22 +5,29 @@
 //!   ratings (`puzzle<TAB>source<TAB>er...`), and Spearman's correlation;
 //! - `climb N MOVES STALL SLACK`: N walks on the proxy from digs, with the best puzzle rated;
 //! - `draw N`: N random minimal puzzles, how many T&E(1) leaves stuck, by passes score;
-//! - `hunt N SECONDS LO`: N hunts for a rating of LO (tenths) or more;
+//! - `hunt N SECONDS LO [FIRST]`: N hunts (seeds `rng_for(2029, FIRST..FIRST + N)`) for a rating
+//!   of LO (tenths) or more, each with SECONDS of wall-clock time;
 //! - `batch N SECONDS LO HI`: `generate_rated_batch` on one thread for ratings LO..HI (tenths),
 //!   as `shudu generate --rating --threads 1` runs it: time per puzzle and ratings.
 
 use std::time::Instant;
 
+use rand::RngCore;
 use shudu_core::generate::{generate_one, GenerateConfig, Symmetry};
 use shudu_core::grids::rng_for;
 use shudu_core::logic::{rate, Band, Rating};
-use shudu_core::rated::vicinity::{climb, hunt, te1_left, te1_passes, HuntStats, Scored, STUCK};
+use shudu_core::rated::trial::{passes, Inner};
+use shudu_core::rated::vicinity::{
+    climb, hardness, hardness_above, hunt, plus_stuck, te1_left, te1_passes, HuntStats, Scored,
+    STUCK,
+};
 use shudu_core::rated::RatedConfig;
 use shudu_core::solver::Solver;
 use shudu_core::Puzzle;
 
 /// The measure `PROXY` names: `guesses` (the exact solver's, on the puzzle and its transpose),
-/// `te1` (cells T&E(1) leaves open) or `passes` (the hunt's proxy, the default).
+/// `te1` (cells T&E(1) leaves open), `plus` (1 if T&E(1) with the basic techniques and forcing
+/// is stuck), `hardness` (the hunt's two-tier proxy) or `passes` (its first tier, the default).
 fn proxy(p: &Puzzle) -> u64 {
     match std::env::var("PROXY").as_deref() {
         Ok("guesses") => {
@@ -32,8 +39,28 @@ fn proxy(p: &Puzzle) -> u64 {
             Solver::new(p).count(2).guesses + Solver::new(&t).count(2).guesses
         }
         Ok("te1") => te1_left(p) as u64,
+        Ok("plus") => plus_stuck(p) as u64,
+        Ok("solves") => shudu_core::rated::trial::te1_solves(p) as u64,
+        Ok("hardness") => hardness(p),
         _ => te1_passes(p),
     }
+}
+
+/// CPU time of this process so far (user + system, from /proc/self/stat), in seconds.
+fn cpu_secs() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let tick = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // Fields 14 and 15 of stat (utime, stime), counted after the command's name; 100 ticks a
+    // second on Linux.
+    (tick(11) + tick(12)) / 100.0
 }
 
 fn main() {
@@ -54,7 +81,9 @@ fn main() {
                     rows.push((er, proxy(&p)));
                 }
             }
-            for lo in [1.0, 2.0, 4.0, 6.0, 7.0, 8.0, 9.0, 9.5, 10.0, 10.5, 11.0] {
+            for lo in [
+                1.0, 2.0, 4.0, 6.0, 7.0, 8.0, 9.0, 9.5, 10.0, 10.5, 11.0, 11.5,
+            ] {
                 let hi = match lo {
                     x if x >= 9.0 => lo + 0.5,
                     x if x < 6.0 => lo * 2.0,
@@ -128,7 +157,7 @@ fn main() {
                     stall,
                     slack,
                     None,
-                    &proxy,
+                    &|p, _| proxy(p),
                     &mut |s| {
                         if s.score
                             < std::env::var("GATE")
@@ -163,10 +192,12 @@ fn main() {
             let n: usize = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(1);
             let secs: f64 = args.get(3).and_then(|v| v.parse().ok()).unwrap_or(60.0);
             let lo: u16 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(95);
+            let first: usize = args.get(5).and_then(|v| v.parse().ok()).unwrap_or(0);
             let orbits = Symmetry::None.orbits();
-            for i in 0..n {
+            for i in first..first + n {
                 let mut rng = rng_for(2029, i as u64);
                 let t = Instant::now();
+                let cpu = cpu_secs();
                 let deadline = Some(t + std::time::Duration::from_secs_f64(secs));
                 let mut stats = HuntStats::default();
                 let mut grids = 0;
@@ -181,15 +212,107 @@ fn main() {
                     &mut stats,
                 );
                 let el = t.elapsed().as_secs_f64();
+                let cpu = cpu_secs() - cpu;
                 match r {
                     Some((g, s)) => println!(
-                        "{i}: found ER {} ({}) in {el:.1} s, {grids} digs, {stats:?}: {}",
+                        "{i}: found ER {} ({}) in {el:.1} s wall, {cpu:.1} s CPU, {grids} digs, {stats:?}: {}",
                         s.er,
                         s.hardest,
                         g.puzzle.to_line()
                     ),
-                    None => println!("{i}: none in {el:.1} s, {grids} digs, {stats:?}"),
+                    None => println!(
+                        "{i}: none in {el:.1} s wall, {cpu:.1} s CPU, {grids} digs, {stats:?}"
+                    ),
                 }
+            }
+        }
+        Some("walk") => {
+            // Walks as the hunt does (restarts from the best stuck puzzles met), for SECONDS,
+            // writing every new T&E(1)-stuck puzzle with its second-tier measures to FILE.
+            let secs: f64 = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(60.0);
+            let out = args
+                .get(3)
+                .cloned()
+                .unwrap_or_else(|| "/tmp/stuck.tsv".into());
+            let seed: u64 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(0);
+            let mut rng = rng_for(2030, seed);
+            let orbits = Symmetry::None.orbits();
+            let t = Instant::now();
+            let deadline = Some(t + std::time::Duration::from_secs_f64(secs));
+            let mut seen = std::collections::HashSet::new();
+            let mut elite: Vec<Scored> = Vec::new();
+            let mut lines = String::new();
+            let mut moves = 0u64;
+            while t.elapsed().as_secs_f64() < secs {
+                let start = if elite.first().is_some_and(|e| e.score >= STUCK) {
+                    elite[(rng.next_u32() as usize) % elite.len()]
+                } else {
+                    let g = generate_one(&GenerateConfig::default(), &mut rng).expect("a puzzle");
+                    Scored::new(g.puzzle, g.solution)
+                };
+                climb(
+                    start,
+                    &orbits,
+                    &mut rng,
+                    20000,
+                    3000,
+                    100,
+                    deadline,
+                    &hardness_above,
+                    &mut |s| {
+                        moves += 1;
+                        if s.score < STUCK || !seen.insert(s.puzzle) {
+                            return false;
+                        }
+                        if elite.first().is_none_or(|e| s.score > e.score) {
+                            eprintln!(
+                                "{:.1} s, {moves} moves: best {} {}",
+                                t.elapsed().as_secs_f64(),
+                                s.score,
+                                s.puzzle.to_line()
+                            );
+                        }
+                        if elite.len() < 8 || s.score > elite[elite.len() - 1].score {
+                            elite.push(*s);
+                            elite.sort_by_key(|e| std::cmp::Reverse(e.score));
+                            elite.truncate(8);
+                        }
+                        let basic = passes(&s.puzzle, Inner::Basic, false);
+                        let forcing = passes(&s.puzzle, Inner::Basic, true);
+                        lines.push_str(&format!(
+                            "{}\t{}\t{:?}\t{:?}\t{}\n",
+                            s.puzzle.to_line(),
+                            s.score,
+                            basic,
+                            forcing,
+                            te1_left(&s.puzzle)
+                        ));
+                        false
+                    },
+                );
+            }
+            std::fs::write(&out, lines).expect("written");
+            println!(
+                "{moves} moves, {} stuck puzzles in {:.1} s",
+                seen.len(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        Some("ratefile") => {
+            // Rates every STEP-th puzzle of FILE (first column), with a deadline of SECONDS
+            // each; prints the line with ER and the rating's time appended.
+            let f = std::fs::read_to_string(&args[2]).expect("a file");
+            let step: usize = args.get(3).and_then(|v| v.parse().ok()).unwrap_or(1);
+            let secs: f64 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(30.0);
+            for line in f.lines().step_by(step) {
+                let Ok(p) = line.split('\t').next().unwrap_or("").parse::<Puzzle>() else {
+                    continue;
+                };
+                let t = Instant::now();
+                let d = t + std::time::Duration::from_secs_f64(secs);
+                let r = shudu_core::logic::rate_until(&p, &|| Instant::now() >= d);
+                let er = r.map_or("timeout".to_string(), |r| format!("{} {}", r.er, r.hardest));
+                println!("{line}\t{er}\t{:.2}", t.elapsed().as_secs_f64());
             }
         }
         Some("batch") => {

@@ -33,9 +33,10 @@
 //!
 //! Ratings above 9.3 (SE's nested forcing chains from 9.5, the longest dynamic chains) are out
 //! of that climb's reach; [`vicinity`] hunts for them: walks guided by a cheap proxy (trial and
-//! error to depth one, in passes), rating only the neighbours that T&E(1) leaves stuck. A
-//! range starting above 9.3 is searched by the hunt alone; the extreme band hunts for a few
-//! seconds first, then climbs.
+//! error to depth one in passes, [`trial`]), rating only the neighbours that T&E(1) leaves
+//! stuck (for a range from 10.0, T&E(1) with the basic techniques and forcing too). A range
+//! starting above 9.3 is searched by the hunt alone; the extreme band hunts for a few seconds
+//! first, then climbs.
 //!
 //! # Cost
 //!
@@ -60,6 +61,7 @@ use crate::logic::{next_step_unchecked, rate, Band, Board, Rating, Summary, Tall
 use crate::needs::{uses_hints, Technique, TechniqueSet};
 use crate::solver::Solver;
 
+pub mod trial;
 pub mod vicinity;
 
 /// The highest rating the grader gives (the top of [`Band::Extreme`]).

@@ -289,6 +289,66 @@ fn te1_is_stuck_exactly_on_the_nested_chain_puzzles() {
     }
 }
 
+/// The gate of a hunt for 10.0 and up: T&E(1) with the basic techniques and forcing (a model of
+/// SE's level-one "(+)" chains) leaves stuck every puzzle of the calibration file that SE rates
+/// 10.0 or more, and none rated below (9.0 to 9.9 there), in agreement with `hardness`'s tiers.
+#[test]
+fn plus_gate_is_stuck_exactly_on_the_puzzles_rated_10_or_more() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se_hardest.tsv");
+    let text = std::fs::read_to_string(path).expect("se_hardest.tsv");
+    // SE 1.2.1's ratings below 10.0 (`../shared/data/se_calibration.tsv`: top1465 and one
+    // hardest-1106 puzzle rated 9.7 by a level-one "(+)" chain).
+    let below = [
+        (
+            ".7...19.6..2......9.3..5..1....5...34..27.........352.......369....1.4...96......",
+            "9.0",
+        ),
+        (
+            "....3..8....4....1..5.81....1....9..3.....26...7.2............9..29.5.147..6..85.",
+            "9.0",
+        ),
+        (
+            "6.....3...5..9..8...2..6..98.....7...7..5..4......1..51..3..5...4..2..6...8..7..2",
+            "9.4",
+        ),
+        (
+            "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3",
+            "9.4",
+        ),
+        (
+            "6..1..7......7..8...9..8..37..4..5...3.....2...4..5..81..2..4.........5...6..9...",
+            "9.1",
+        ),
+        (
+            "..3.9....1...4..36..8..21...4..8..73...9................4.7..686........7.....5.4",
+            "9.7",
+        ),
+    ];
+    let rows = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            (cols[0], cols[2])
+        })
+        .chain(below);
+    let mut above = 0;
+    for (line, er) in rows {
+        let p: shudu_core::Puzzle = line.parse().expect("a puzzle");
+        let er: f64 = er.parse().expect("SE's ER");
+        let stuck = vicinity::plus_stuck(&p);
+        assert_eq!(stuck, er >= 10.0, "{line} {er}");
+        assert_eq!(
+            vicinity::hardness(&p) >= vicinity::PLUS_STUCK,
+            stuck,
+            "{line}"
+        );
+        above += usize::from(stuck);
+    }
+    assert!(above >= 9, "{above}");
+}
+
 /// Every vicinity move gives a proper puzzle, minimal over the symmetry's orbits.
 #[test]
 fn vicinity_moves_keep_puzzles_proper_and_minimal() {

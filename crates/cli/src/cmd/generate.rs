@@ -11,7 +11,7 @@ use shudu_core::format::Format;
 use shudu_core::generate::{generate_stream, GenerateConfig, Generated, StreamSummary, Symmetry};
 use shudu_core::logic::{rate, Band, Rating};
 use shudu_core::needs::TechniqueSet;
-use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
+use shudu_core::rated::{generate_rated_stream, vicinity, RatedConfig, MAX_RATING};
 use shudu_core::Puzzle;
 
 use crate::exit;
@@ -91,9 +91,12 @@ pub struct GenerateArgs {
     output: Option<PathBuf>,
     /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds), write
     /// what was found and say "found M of N". `none` searches until every puzzle is found, which
-    /// for 17 or 18 givens may be never.
-    #[arg(long, value_name = "DURATION|none", value_parser = parse_timeout, default_value = "60s")]
-    timeout: Timeout,
+    /// for 17 or 18 givens may be never. Default 60s; for a --rating range starting at 10.0 or
+    /// more (nested forcing chains) 10m: in a measurement that hunt found a puzzle in 3 of 10
+    /// runs, in 73-81 s of one core each, and none in 105-193 s in the other 7 (BENCHMARKS.md,
+    /// "Ratings of 10.0 and up").
+    #[arg(long, value_name = "DURATION|none", value_parser = parse_timeout)]
+    timeout: Option<Timeout>,
     /// `--unique false`: plain random digging to --givens without the uniqueness check (the
     /// classic method; puzzles may have several solutions, and the output says so).
     #[arg(long, default_value_t = true, action = ArgAction::Set, value_name = "BOOL")]
@@ -164,7 +167,17 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             .fold(TechniqueSet::EMPTY, |a, b| a | b),
         items: args.shard.unwrap_or(Shard::ALL).items(count),
         seed: args.seed.unwrap_or_else(rand::random),
-        timeout: args.timeout.0,
+        timeout: args.timeout.map_or_else(
+            || {
+                let nested = args.rating.is_some_and(|(lo, _)| lo >= vicinity::PLUS_FROM);
+                Some(if nested {
+                    NESTED_TIMEOUT
+                } else {
+                    DEFAULT_TIMEOUT
+                })
+            },
+            |t| t.0,
+        ),
     };
     job.validate()?;
     let mut out = Output::create(args.output.as_deref())?;
@@ -402,6 +415,12 @@ pub fn render_one(
 
 /// At most this many puzzles are graded for the `--stats` histogram of ratings.
 const RATED_SAMPLE: usize = 2000;
+
+/// `--timeout`'s default.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// `--timeout`'s default for a rating range from 10.0 (`vicinity::PLUS_FROM`): the hunt for
+/// nested forcing chains (BENCHMARKS.md, "Ratings of 10.0 and up").
+const NESTED_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// The `--stats` summary, gathered as the puzzles stream by: a histogram of givens over all,
 /// ratings of an even sample (one item in `step`) kept aside.

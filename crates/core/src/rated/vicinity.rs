@@ -11,23 +11,31 @@
 //! puzzle, apply {-n+n} moves (remove givens, add others, keep the puzzle proper and minimal)
 //! and keep the neighbours that score harder by a fast measure.
 //!
-//! # The gate and the proxy
+//! # The gates and the proxy
 //!
-//! Trial and error to depth one with singles ([`te1_left`]) is the gate: each removal it makes
-//! is a contradiction chain of SE's level one, so a puzzle it solves never needs SE's nested
-//! chains. On SE 1.2.1's ratings of 977 calibration puzzles (`docs/rated.md`) it leaves stuck
-//! exactly the 24 rated 9.5 and up. Only stuck puzzles are rated (a stuck puzzle may still rate
-//! 9.0-9.4: SE's "(+)" chains use the basic techniques inside the chain, which T&E(1) with
-//! singles does not).
+//! The measures are trial and error to depth one ("T&E(1)") on the candidate grid
+//! ([`super::trial`]). Two gates, each a necessary condition checked against SE 1.2.1's
+//! ratings of 1,018 calibration puzzles (`docs/rated.md`):
 //!
-//! The walk climbs on [`te1_passes`] (T&E(1) in passes, each pass scored by the share of
-//! candidates it could *not* refute): mean 948 on the calibration's 8.x, 1,367 on 9.0-9.4,
-//! stuck above (Spearman 0.81 with SE's ER). The exact solver's guess count (Spearman 0.86) was
-//! tried first: walks on it stalled at ER 7-8. Measures that only see singles (the size of a
-//! singles backtracking tree, the share of candidates refuted at the start) were gamed by
-//! puzzles that a naked pair cracks; counting passes is not, since a pair found by a pass
-//! collapses the next one.
+//! - T&E(1) with singles ([`te1_left`]): each removal it makes is a contradiction chain of SE's
+//!   level one, so a puzzle it solves never needs nesting. It leaves stuck exactly the 68
+//!   calibration puzzles rated 9.5 and up. Generated puzzles it leaves stuck are mostly cracked
+//!   by a triple (SE 3.6-4.0) or by SE's level-one "(+)" chains (9.0-9.9).
+//! - T&E(1) with the basic techniques inside each trial and with cell and region forcing
+//!   ([`plus_stuck`]), a model of SE's level one with "(+)": it leaves stuck exactly the 67
+//!   calibration puzzles rated 10.0 and up. A hunt for a range from [`PLUS_FROM`] rates only
+//!   the puzzles past it; other hunts rate those past the first.
 //!
+//! The walk climbs on [`hardness`], in two tiers: [`te1_passes`] (T&E(1) with singles in
+//! passes, each pass scored by the share of trials that refuted nothing: mean 948 on the
+//! calibration's 8.x, 1,367 on 9.0-9.4, Spearman 0.83 with SE's ER) below the first gate, and
+//! past it the same score of T&E(1) with the basic techniques and forcing, which tells the
+//! puzzles a triple cracks (about 600) from those near nesting (1,500 and more), up to the
+//! second gate. The exact solver's guess count (Spearman 0.86) was tried first: walks on it
+//! stalled at ER 7-8. Measures that only see singles (the size of a singles backtracking tree,
+//! the share of candidates refuted at the start) were gamed by puzzles that a naked pair cracks;
+//! counting passes is not, since a pair found by a pass collapses the next one.
+
 //! # Moves
 //!
 //! From a proper minimal puzzle `p` with solution `g`, one move removes one or two given orbits,
@@ -38,20 +46,24 @@
 //! minimal puzzle. The result is proper and minimal over the orbits by construction.
 //!
 //! [`hunt`] walks by threshold accepting (a neighbour up to 100 below the current score is
-//! taken) from digs of our own generator, starting afresh after 3,000 moves without a new best,
-//! and rates every new stuck neighbour with [`rate_until`] under the deadline. Once a walk
-//! reaches stuck puzzles it stays among them (their scores are far above), where stuck
-//! neighbours are common.
+//! taken), a walk ending after 3,000 moves without a new best. It keeps an elite of the best
+//! stuck puzzles met (no two equivalent, by canonical form); walks start from new digs of our
+//! own generator until it has one, then from the elite, until 8 walks in a row bring nothing
+//! better. Every new neighbour past the gate is rated once (per equivalence class) with
+//! [`rate_until`] under the deadline.
 
+use std::collections::HashSet;
 use std::time::Instant;
 
 use rand::RngCore;
 
+use super::trial::{passes, te1_solves, Inner, Passes};
 use super::{below, dig};
 use crate::bitset::{Cell, CellSet};
+use crate::canon::PuzzleCanonicalizer;
 use crate::generate::{generate_one, with, without, GenerateConfig, Generated};
 use crate::grid::{Grid, Puzzle};
-use crate::logic::{rate_until, Rating, Summary, HOUSE_CELLS, PEERS};
+use crate::logic::{rate_until, Rating, Summary};
 use crate::solver::Solver;
 
 /// A proper puzzle with its solution and proxy score ([`te1_passes`]).
@@ -173,7 +185,9 @@ pub fn neighbour<R: RngCore>(
 }
 
 /// Climbs from `start` by [`neighbour`] moves: a neighbour is walked to when its score is at
-/// most `slack` below the current one (a threshold-accepting walk, which crosses the plateaus
+/// most `slack` below the current one. `score(p, floor)` may return any value below `floor`
+/// for a puzzle that scores below `floor` (such a neighbour is neither walked to nor a new
+/// best), which lets it stop early (a threshold-accepting walk, which crosses the plateaus
 /// and shallow dips a strict climb stalls on), for at most `moves` moves, or until `stall` moves
 /// in a row fail to beat the best score, or `deadline` passes. Calls `visit` on each neighbour;
 /// stops and returns it when `visit` returns `true`. Otherwise returns the best puzzle seen.
@@ -186,7 +200,7 @@ pub fn climb<R: RngCore>(
     stall: usize,
     slack: u64,
     deadline: Option<Instant>,
-    score: &dyn Fn(&Puzzle) -> u64,
+    score: &dyn Fn(&Puzzle, u64) -> u64,
     visit: &mut dyn FnMut(&Scored) -> bool,
 ) -> Scored {
     let mut cur = start;
@@ -203,7 +217,7 @@ pub fn climb<R: RngCore>(
         let next = Scored {
             puzzle: p,
             grid: g,
-            score: score(&p),
+            score: score(&p, cur.score.saturating_sub(slack)),
         };
         if visit(&next) {
             return next;
@@ -219,136 +233,25 @@ pub fn climb<R: RngCore>(
     best
 }
 
-/// Sets cell `c` to the single candidate `bit` and removes it from the peers, recursively for
-/// naked singles; `false` on a contradiction.
-fn assign(cand: &mut [u16; 81], c: usize, bit: u16) -> bool {
-    if cand[c] & bit == 0 {
-        return false;
-    }
-    if cand[c] == bit && bit & 0x8000 != 0 {
-        return true;
-    }
-    cand[c] = bit | 0x8000;
-    for &o in &PEERS[c] {
-        let o = o as usize;
-        if cand[o] & bit != 0 {
-            if cand[o] & 0x8000 != 0 {
-                return false;
-            }
-            cand[o] &= !bit;
-            let m = cand[o];
-            if m == 0 {
-                return false;
-            }
-            if m.count_ones() == 1 && !assign(cand, o, m) {
-                return false;
-            }
-        }
-    }
-    true
-}
-
-/// Hidden singles to a fixed point; `false` on a contradiction.
-fn hidden(cand: &mut [u16; 81]) -> bool {
-    loop {
-        let mut changed = false;
-        for h in &HOUSE_CELLS {
-            let (mut once, mut twice, mut set) = (0u16, 0u16, 0u16);
-            for &c in h {
-                let m = cand[c as usize];
-                if m & 0x8000 != 0 {
-                    set |= m & 0x1ff;
-                } else {
-                    twice |= once & m;
-                    once |= m;
-                }
-            }
-            if (once | set) & 0x1ff != 0x1ff {
-                return false;
-            }
-            let single = once & !twice & !set & 0x1ff;
-            if single != 0 {
-                for &c in h {
-                    let m = cand[c as usize];
-                    if m & 0x8000 == 0 && m & single != 0 {
-                        let bit = m & single;
-                        if bit.count_ones() > 1 || !assign(cand, c as usize, bit) {
-                            return false;
-                        }
-                        changed = true;
-                    }
-                }
-            }
-        }
-        if !changed {
-            return true;
-        }
-    }
-}
-
 /// Trial and error to depth one with singles ("T&E(1)"): while some candidate, placed, leads by
 /// naked and hidden singles to a contradiction, remove it (and propagate singles). Returns the
-/// cells left unsolved (0: T&E(1) solves the puzzle).
+/// cells left unsolved (0: T&E(1) solves the puzzle, or the puzzle has no solution).
 ///
 /// Each elimination is a contradiction chain of SE's level one, so a puzzle whose path needs
 /// SE's nested forcing chains (9.5 and up) is never solved by it.
 pub fn te1_left(p: &Puzzle) -> u32 {
-    te1(p).0
+    match passes(p, Inner::Singles, false) {
+        Passes::Stuck(open) => open,
+        _ => 0,
+    }
 }
 
-/// [`te1_left`] with the number of eliminations T&E(1) made (in cell order, each propagated
-/// before the next trial).
-fn te1(p: &Puzzle) -> (u32, u32) {
-    let mut elims = 0;
-    let mut cand = [0x1ffu16; 81];
-    for c in Cell::all() {
-        if let Some(d) = p.get(c) {
-            if !assign(&mut cand, c.as_index(), 1 << d.as_index()) {
-                return (0, 0);
-            }
-        }
-    }
-    if !hidden(&mut cand) {
-        return (0, 0);
-    }
-    loop {
-        let mut changed = false;
-        for c in 0..81 {
-            let m = cand[c];
-            if m & 0x8000 != 0 {
-                continue;
-            }
-            let mut rest = m;
-            while rest != 0 {
-                let bit = rest & rest.wrapping_neg();
-                rest &= !bit;
-                if cand[c] & bit == 0 || cand[c] & 0x8000 != 0 {
-                    continue;
-                }
-                let mut t = cand;
-                if assign(&mut t, c, bit) && hidden(&mut t) {
-                    continue;
-                }
-                changed = true;
-                elims += 1;
-                cand[c] &= !bit;
-                let left = cand[c];
-                if left == 0
-                    || (left.count_ones() == 1 && !assign(&mut cand, c, left))
-                    || !hidden(&mut cand)
-                {
-                    return (0, elims);
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    (
-        cand.iter().filter(|&&m| m & 0x8000 == 0).count() as u32,
-        elims,
-    )
+/// Whether T&E(1) with SE's basic techniques inside each trial, and with cell and region
+/// forcing over the trials' outcomes (a model of SE's level-one "Dynamic Forcing Chains (+)"),
+/// is stuck on `p`: then SE needs nested chains for it (or finds a level-one chain that the
+/// model misses).
+pub fn plus_stuck(p: &Puzzle) -> bool {
+    matches!(passes(p, Inner::Basic, true), Passes::Stuck(_))
 }
 
 /// The lowest rating of SE's nested forcing chains (level 2): a puzzle rated this or more is one
@@ -370,6 +273,16 @@ const STALL: usize = 3000;
 /// Moves of one walk in all.
 const MOVES: usize = 20_000;
 
+/// The lowest rating asked for whose hunt rates only [`plus_stuck`] puzzles: on SE 1.2.1's
+/// ratings of the calibration puzzles, T&E(1) with the basic techniques and forcing leaves
+/// stuck every one rated 10.0 or more and none rated below (docs/rated.md).
+pub const PLUS_FROM: Rating = Rating(100);
+/// The most puzzles a hunt keeps as places to start a walk again from (its best, by
+/// [`hardness`], no two equivalent).
+const ELITE: usize = 8;
+/// Walks from the elite in a row without a new best after which the hunt starts afresh.
+const RESETS: usize = 8;
+
 /// What a hunt found, and how much it looked.
 #[derive(Clone, Debug, Default)]
 pub struct HuntStats {
@@ -377,13 +290,22 @@ pub struct HuntStats {
     pub moves: u64,
     /// Neighbours that T&E(1) leaves stuck (SE needs nested chains for them).
     pub stuck: u64,
-    /// Of those, rated by the grader.
+    /// Neighbours that T&E(1) with the basic techniques and forcing leaves stuck.
+    pub plus_stuck: u64,
+    /// Of those past the gate, rated by the grader (each equivalence class once).
     pub rated: u64,
+    /// Walks started from a new dig.
+    pub digs: u64,
+    /// Walks started again from one of the best puzzles met.
+    pub restarts: u64,
 }
 
 /// Looks for a puzzle rated in `range` by vicinity walks (module docs) from digs of `base`
 /// (whose givens, symmetry and minimality are kept), up to `moves` moves in all or until
-/// `deadline`. Only T&E(1)-stuck neighbours are rated, and only while the deadline allows
+/// `deadline`. The walks climb on [`hardness`]; a walk that stalls starts again from one of
+/// the best puzzles met so far once those are T&E(1)-stuck, otherwise from a new dig. Only
+/// neighbours past the gate are rated (T&E(1)-stuck; [`plus_stuck`] for a range from
+/// [`PLUS_FROM`]), each equivalence class once, and only while the deadline allows
 /// (`rate_until`): the result, if any, is proper, in `range`, and rated in full.
 #[allow(clippy::too_many_arguments)]
 pub fn hunt<R: RngCore>(
@@ -397,15 +319,47 @@ pub fn hunt<R: RngCore>(
     stats: &mut HuntStats,
 ) -> Option<(Generated, Summary)> {
     let givens = base.givens.unwrap_or((0, 81));
+    let gate = if range.0 >= PLUS_FROM {
+        PLUS_STUCK
+    } else {
+        STUCK
+    };
     let stop = || deadline.is_some_and(|d| Instant::now() >= d);
     let mut found = None;
-    let mut rated: Vec<Puzzle> = Vec::new();
+    let mut canon = PuzzleCanonicalizer::new();
+    let mut rated: HashSet<Puzzle> = HashSet::new();
+    // The best puzzles met, best first, with their canonical forms.
+    let mut elite: Vec<(Scored, Puzzle)> = Vec::new();
+    // Walks in a row from the elite without a new best; at RESETS the elite is dropped and
+    // the next walk starts from a new dig (the region may be a dead end).
+    let mut stale = 0;
+    let mut best_score = 0;
     while stats.moves < moves && !stop() {
-        *grids += 1;
-        let Some(g) = generate_one(base, rng) else {
-            continue;
+        let top = elite.first().map_or(0, |e| e.0.score);
+        if top > best_score {
+            best_score = top;
+            stale = 0;
+        } else if stale >= RESETS {
+            elite.clear();
+            stale = 0;
+            best_score = 0;
+        }
+        let start = if elite.first().is_some_and(|e| e.0.score >= STUCK) {
+            stats.restarts += 1;
+            stale += 1;
+            elite[below(rng, elite.len())].0
+        } else {
+            *grids += 1;
+            let Some(g) = generate_one(base, rng) else {
+                continue;
+            };
+            stats.digs += 1;
+            Scored {
+                puzzle: g.puzzle,
+                grid: g.solution,
+                score: hardness(&g.puzzle),
+            }
         };
-        let start = Scored::new(g.puzzle, g.solution);
         let left = (moves - stats.moves).min(MOVES as u64) as usize;
         let mut out_of_time = false;
         climb(
@@ -416,17 +370,31 @@ pub fn hunt<R: RngCore>(
             STALL,
             SLACK,
             deadline,
-            &te1_passes,
+            &hardness_above,
             &mut |s| {
                 stats.moves += 1;
-                if s.score < STUCK || !(givens.0..=givens.1).contains(&s.puzzle.givens()) {
+                if s.score < STUCK {
                     return false;
                 }
                 stats.stuck += 1;
-                if rated.contains(&s.puzzle) {
+                if s.score >= PLUS_STUCK {
+                    stats.plus_stuck += 1;
+                }
+                // Stuck puzzles are kept as places to start again from.
+                if elite.len() < ELITE || s.score > elite[elite.len() - 1].0.score {
+                    let form = canon.canonical(&s.puzzle).form;
+                    if !elite.iter().any(|e| e.1 == form) {
+                        elite.push((*s, form));
+                        elite.sort_by_key(|e| std::cmp::Reverse(e.0.score));
+                        elite.truncate(ELITE);
+                    }
+                }
+                if s.score < gate || !(givens.0..=givens.1).contains(&s.puzzle.givens()) {
                     return false;
                 }
-                rated.push(s.puzzle);
+                if !rated.insert(canon.canonical(&s.puzzle).form) {
+                    return false;
+                }
                 stats.rated += 1;
                 let Some(r) = rate_until(&s.puzzle, &stop) else {
                     out_of_time = true;
@@ -452,71 +420,53 @@ pub fn hunt<R: RngCore>(
     found
 }
 
-/// T&E(1) in passes: each pass tries every candidate on the current position, then removes
-/// all those that led to a contradiction at once (and propagates singles). The score adds up
-/// each pass's resistance (per mille of candidates that did not lead to a contradiction), so a
-/// puzzle that T&E(1) cracks in many grudging passes scores high; a puzzle it leaves stuck
-/// scores [`STUCK`] or more (plus a thousand per cell it leaves open).
+/// T&E(1) with singles in passes ([`passes`]): the score adds up each pass's resistance (per
+/// mille of candidates that did not lead to a contradiction), so a puzzle that T&E(1) cracks in
+/// many grudging passes scores high; a puzzle it leaves stuck scores [`STUCK`] or more (plus a
+/// thousand per cell it leaves open).
 pub fn te1_passes(p: &Puzzle) -> u64 {
-    let mut cand = [0x1ffu16; 81];
-    for c in Cell::all() {
-        if let Some(d) = p.get(c) {
-            if !assign(&mut cand, c.as_index(), 1 << d.as_index()) {
-                return 0;
-            }
-        }
+    match passes(p, Inner::Singles, false) {
+        Passes::Solved(score) => score,
+        // Among stuck puzzles, those stuck with more cells open rate higher (SE needs
+        // nesting sooner and more often).
+        Passes::Stuck(open) => STUCK + 1000 * u64::from(open),
+        Passes::Contradiction => 0,
     }
-    if !hidden(&mut cand) {
+}
+
+/// [`hardness`], or any value below `floor` when the hardness is below it: from a stuck
+/// `floor` up, a puzzle that T&E(1) solves ([`te1_solves`], with each removal applied at
+/// once: several times fewer trials than the passes) scores 0. In the stuck region nearly every
+/// neighbour is such a puzzle, so this is most of the hunt's scoring there.
+pub fn hardness_above(p: &Puzzle, floor: u64) -> u64 {
+    if floor >= STUCK && te1_solves(p) {
         return 0;
     }
-    let mut score = 0;
-    loop {
-        let mut elims: Vec<(usize, u16)> = Vec::new();
-        let mut total = 0u64;
-        for c in 0..81 {
-            let m = cand[c];
-            if m & 0x8000 != 0 {
-                continue;
-            }
-            let mut rest = m;
-            while rest != 0 {
-                let bit = rest & rest.wrapping_neg();
-                rest &= !bit;
-                total += 1;
-                let mut t = cand;
-                if !(assign(&mut t, c, bit) && hidden(&mut t)) {
-                    elims.push((c, bit));
-                }
-            }
-        }
-        if total == 0 {
-            return score;
-        }
-        if elims.is_empty() {
-            // Among stuck puzzles, those stuck with more cells open rate higher (SE needs
-            // nesting sooner and more often).
-            let open = cand.iter().filter(|&&m| m & 0x8000 == 0).count() as u64;
-            return STUCK + 1000 * open;
-        }
-        score += 1000 - 1000 * elims.len() as u64 / total;
-        for (c, bit) in elims {
-            if cand[c] & 0x8000 != 0 {
-                continue;
-            }
-            cand[c] &= !bit;
-            let left = cand[c];
-            if left == 0 || (left.count_ones() == 1 && !assign(&mut cand, c, left)) {
-                return 0;
-            }
-        }
-        if !hidden(&mut cand) {
-            return 0;
-        }
-    }
+    hardness(p)
 }
 
 /// [`te1_passes`]'s score of a puzzle that T&E(1) leaves stuck.
 pub const STUCK: u64 = 1_000_000;
+/// [`hardness`]'s score of a puzzle that even T&E(1) with the basic techniques and forcing
+/// ([`plus_stuck`]) leaves stuck.
+pub const PLUS_STUCK: u64 = 2_000_000;
+
+/// The hunt's proxy, in two tiers: [`te1_passes`] below [`STUCK`]; for a puzzle T&E(1) with
+/// singles leaves stuck, [`STUCK`] plus the resistance of T&E(1) with the basic techniques and
+/// forcing in passes ([`plus_stuck`]'s model of SE's level one), or [`PLUS_STUCK`] plus a
+/// thousand per open cell when that is stuck too. The second tier costs more, and is only run
+/// on the rare puzzles the first leaves stuck.
+pub fn hardness(p: &Puzzle) -> u64 {
+    let first = te1_passes(p);
+    if first < STUCK {
+        return first;
+    }
+    match passes(p, Inner::Basic, true) {
+        Passes::Solved(score) => STUCK + score.min(PLUS_STUCK - STUCK - 1),
+        Passes::Stuck(open) => PLUS_STUCK + 1000 * u64::from(open),
+        Passes::Contradiction => 0,
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -543,6 +493,37 @@ mod tests {
         );
         assert!(te1_left(&p) > 0);
         assert!(te1_passes(&p) >= STUCK);
+    }
+
+    #[test]
+    fn the_plus_gate_leaves_stuck_a_puzzle_se_rates_11_but_not_9_7() {
+        // `se_hardest.tsv`: SE rates the first 11.0 (nesting), the second 9.7 (a level-one "(+)"
+        // chain, which the basic techniques inside the trials and forcing model).
+        let nested = puzzle(
+            "98765....6....85....4......3..8..9...7...9.......3..2.1...8.6...6.1...52.4...6...",
+        );
+        let plus = puzzle(
+            "..3.9....1...4..36..8..21...4..8..73...9................4.7..686........7.....5.4",
+        );
+        assert!(plus_stuck(&nested));
+        assert!(hardness(&nested) >= PLUS_STUCK);
+        assert!(te1_left(&plus) > 0);
+        assert!(!te1_solves(&plus) && !te1_solves(&nested));
+        assert!(!plus_stuck(&plus));
+        assert!((STUCK..PLUS_STUCK).contains(&hardness(&plus)));
+    }
+
+    #[test]
+    fn the_gates_pass_an_se_9_4_puzzle() {
+        // `se_calibration.tsv`: top1465, SE 9.4 (Dynamic Contradiction Forcing Chains).
+        let p = puzzle(
+            "6.....3...5..9..8...2..6..98.....7...7..5..4......1..51..3..5...4..2..6...8..7..2",
+        );
+        assert_eq!(te1_left(&p), 0);
+        assert!(te1_solves(&p));
+        assert_eq!(hardness_above(&p, STUCK), 0);
+        assert!(!plus_stuck(&p));
+        assert!(hardness(&p) < STUCK);
     }
 
     #[test]
