@@ -290,10 +290,12 @@ fn te1_is_stuck_exactly_on_the_nested_chain_puzzles() {
 }
 
 /// The gate of a hunt for 10.0 and up: T&E(1) with the basic techniques and forcing (a model of
-/// SE's level-one "(+)" chains) leaves stuck every puzzle of the calibration file that SE rates
-/// 10.0 or more, and none rated below (9.0 to 9.9 there), in agreement with `hardness`'s tiers.
+/// SE's level-one "(+)" chains) leaves stuck no puzzle that SE rates below 10.0 (9.0 to 9.9
+/// here), and nearly every puzzle rated 10.0 or more, in agreement with `hardness`'s tiers. It
+/// was stuck on all 67 such rows when it was made; of the 16 rows SE rated afterwards, one
+/// rated 10.1 gets through it (docs/rated.md), so the test asserts at most 1 in 20 missed.
 #[test]
-fn plus_gate_is_stuck_exactly_on_the_puzzles_rated_10_or_more() {
+fn plus_gate_is_stuck_on_no_puzzle_below_10_and_nearly_all_above() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se_hardest.tsv");
     let text = std::fs::read_to_string(path).expect("se_hardest.tsv");
     // SE 1.2.1's ratings below 10.0 (`../shared/data/se_calibration.tsv`: top1465 and one
@@ -333,20 +335,27 @@ fn plus_gate_is_stuck_exactly_on_the_puzzles_rated_10_or_more() {
             (cols[0], cols[2])
         })
         .chain(below);
-    let mut above = 0;
+    let (mut above, mut missed) = (0, Vec::new());
     for (line, er) in rows {
         let p: shudu_core::Puzzle = line.parse().expect("a puzzle");
         let er: f64 = er.parse().expect("SE's ER");
         let stuck = vicinity::plus_stuck(&p);
-        assert_eq!(stuck, er >= 10.0, "{line} {er}");
         assert_eq!(
             vicinity::hardness(&p) >= vicinity::PLUS_STUCK,
             stuck,
             "{line}"
         );
-        above += usize::from(stuck);
+        if er < 10.0 {
+            assert!(!stuck, "stuck below 10.0: {line} {er}");
+        } else if stuck {
+            above += 1;
+        } else {
+            missed.push((line, er));
+        }
     }
-    assert!(above >= 9, "{above}");
+    eprintln!("plus gate: stuck on {above} puzzles rated 10.0+, missed {missed:?}");
+    assert!(above >= 60, "{above}");
+    assert!(missed.len() * 20 <= above + missed.len(), "missed {missed:?}");
 }
 
 /// Every vicinity move gives a proper puzzle, minimal over the symmetry's orbits.

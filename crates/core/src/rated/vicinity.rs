@@ -23,7 +23,8 @@
 //!   by a triple (SE 3.6-4.0) or by SE's level-one "(+)" chains (9.0-9.9).
 //! - T&E(1) with the basic techniques inside each trial and with cell and region forcing
 //!   ([`plus_stuck`]), a model of SE's level one with "(+)": it leaves stuck exactly the 67
-//!   calibration puzzles rated 10.0 and up. A hunt for a range from [`PLUS_FROM`] rates only
+//!   calibration puzzles rated 10.0 and up (and 15 of 16 held-out ones: a level-one "(+)"
+//!   chain with a long length bonus can rate 10.1, see `docs/rated.md`). A hunt for a range from [`PLUS_FROM`] rates only
 //!   the puzzles past it; other hunts rate those past the first.
 //!
 //! The walk climbs on [`hardness`], in two tiers: [`te1_passes`] (T&E(1) with singles in
