@@ -355,7 +355,10 @@ fn plus_gate_is_stuck_on_no_puzzle_below_10_and_nearly_all_above() {
     }
     eprintln!("plus gate: stuck on {above} puzzles rated 10.0+, missed {missed:?}");
     assert!(above >= 60, "{above}");
-    assert!(missed.len() * 20 <= above + missed.len(), "missed {missed:?}");
+    assert!(
+        missed.len() * 20 <= above + missed.len(),
+        "missed {missed:?}"
+    );
 }
 
 /// Every vicinity move gives a proper puzzle, minimal over the symmetry's orbits.
