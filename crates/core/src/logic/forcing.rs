@@ -346,32 +346,26 @@ impl Outcome {
         seen.mark(start);
         visit(start);
         let mut n = 1;
-        'walk: {
-            for &p in start_parents {
-                if seen.mark(p) {
+        // The parents to follow next: the start's, then those of each stored node popped.
+        let mut parents = start_parents;
+        'walk: loop {
+            for &q in parents {
+                if seen.mark(q) {
                     n += 1;
                     if n > limit {
                         break 'walk;
                     }
-                    visit(p);
-                    todo.push(p);
+                    visit(q);
+                    todo.push(q);
                 }
             }
-            while let Some(p) = todo.pop() {
-                if !self.contains(p) {
-                    continue;
+            parents = loop {
+                match todo.pop() {
+                    None => break 'walk,
+                    Some(p) if self.contains(p) => break self.parents(p),
+                    Some(_) => {}
                 }
-                for &q in self.parents(p) {
-                    if seen.mark(q) {
-                        n += 1;
-                        if n > limit {
-                            break 'walk;
-                        }
-                        visit(q);
-                        todo.push(q);
-                    }
-                }
-            }
+            };
         }
         seen.todo = todo;
         n
