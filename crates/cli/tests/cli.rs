@@ -450,6 +450,85 @@ fn solve_mode_matches_solve_to_the_byte_on_every_kind_of_record() {
     }
 }
 
+/// The fast path of `-s` reads a wave of records at a time: a record out of the layout in a
+/// later wave (here the 33,000th, past the first wave of 32,768), a record with no solution
+/// in the first, or a file that ends in a stray byte, still gives the general reader's output
+/// and messages, each message once.
+#[test]
+fn solve_mode_falls_back_after_the_first_wave_without_repeating_messages() {
+    let as_grid = |p: &str| -> String {
+        p.as_bytes()
+            .chunks(9)
+            .map(|row| {
+                let digits: Vec<String> = row
+                    .iter()
+                    .map(|&b| {
+                        if b == b'.' {
+                            "0".into()
+                        } else {
+                            (b as char).to_string()
+                        }
+                    })
+                    .collect();
+                digits.join(" ") + "\n"
+            })
+            .collect()
+    };
+    let no_solution = format!("12345678.........9{}", ".".repeat(63));
+    let mut records = vec![as_grid(PUZZLE); 33_000];
+    records[1] = as_grid(&no_solution);
+    let exact = records.join("\n");
+    let late_dot = {
+        let mut r = records.clone();
+        r[32_999] = r[32_999].replacen(" 0 ", " . ", 1);
+        r.join("\n")
+    };
+    let inputs = [
+        ("exact layout", exact.clone()),
+        ("a dot in the last record", late_dot),
+        ("a stray byte at the end", exact.clone() + "x"),
+    ];
+    for (what, input) in inputs {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("in.txt"), &input).unwrap();
+        let fast = shudu()
+            .current_dir(dir.path())
+            .args(["-s", "in.txt"])
+            .output()
+            .unwrap();
+        let general = shudu()
+            .current_dir(dir.path())
+            .args(["solve", "--format", "grid", "in.txt"])
+            .output()
+            .unwrap();
+        assert_eq!(fast.status.code(), general.status.code(), "{what}");
+        let general_err = String::from_utf8(general.stderr).unwrap();
+        if what == "a stray byte at the end" {
+            // The general reader names the stray byte and writes an empty grid in its place.
+            assert_eq!(fast.status.code(), Some(2), "{what}");
+            assert!(
+                general_err.contains("puzzle 33001"),
+                "{what}: {general_err}"
+            );
+        } else {
+            assert_eq!(fast.status.code(), Some(1), "{what}");
+        }
+        assert_eq!(
+            fs::read(dir.path().join("sudoku.txt")).unwrap(),
+            general.stdout,
+            "{what}"
+        );
+        let stderr = String::from_utf8(fast.stderr).unwrap();
+        let (messages, _last) = stderr.trim_end().rsplit_once('\n').unwrap();
+        assert_eq!(format!("{messages}\n"), general_err, "{what}");
+        assert_eq!(
+            stderr.matches("puzzle 2, line 11: no solution").count(),
+            1,
+            "{what}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn broken_pipe_is_not_an_error() {
     let mut child = StdCommand::new(env!("CARGO_BIN_EXE_shudu"))

@@ -152,15 +152,23 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(path) = &args.solve {
-        // Read first: a missing or unreadable file leaves sudoku.txt untouched.
-        let text = io::read_input(Some(path))?;
+        // Open first: a missing or unreadable file leaves sudoku.txt untouched. A regular file
+        // is streamed by the fast path (a wave of records at a time into one reused buffer:
+        // reading 163 MB into fresh memory was the run's one long single-threaded stretch);
+        // standard input or a device is read whole first.
+        let (mut source, len, text) = open_source(path)?;
         let mut out = Output::create(Some(Path::new(OUTPUT)))?;
-        let summary = match solve_assignment_file(&text, &mut out)? {
+        let summary = match solve_assignment_stream(&mut source, len, path, &mut out)? {
             Some(summary) => summary,
             None => {
                 // Not (all) in the assignment's exact layout: the general reader, which detects
                 // every format and names each bad record. Nothing of the fast path is kept.
                 drop(out);
+                drop(source);
+                let text = match text {
+                    Some(text) => text,
+                    None => io::read_input(Some(path))?,
+                };
                 out = Output::create(Some(Path::new(OUTPUT)))?;
                 crate::cmd::solve::solve_all(&text, &mut out, FormatArg::Grid.into(), false)?
             }
@@ -321,115 +329,174 @@ struct Answers {
     invalid: usize,
 }
 
-/// `-s`'s fast path, for a file wholly in the assignment's layout (what `-c` writes, puzzles
-/// with `0` for blanks): records cut at fixed offsets, each chunk read, solved and written by
-/// one worker, the answers written in order by a writer thread while the next wave is solved.
-/// The output and the messages are those of `shudu solve --format grid`
+/// Where `-s` reads from: an open regular file, or standard input (or a device) read whole,
+/// whose bytes are also kept for the general reader.
+enum Source {
+    File(std::fs::File),
+    Memory(std::io::Cursor<Vec<u8>>),
+}
+
+impl std::io::Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Source::File(f) => f.read(buf),
+            Source::Memory(m) => m.read(buf),
+        }
+    }
+}
+
+/// Opens `-s`'s input: a regular file stays open to be streamed (with its length); anything
+/// else (`-`, a pipe, a device) is read whole, and its bytes are returned for the general
+/// reader too.
+fn open_source(path: &Path) -> Result<(Source, u64, Option<Vec<u8>>)> {
+    use anyhow::Context as _;
+    if path != Path::new("-") {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let meta = file
+            .metadata()
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if meta.is_file() {
+            return Ok((Source::File(file), meta.len(), None));
+        }
+    }
+    let text = io::read_input(Some(path))?;
+    let len = text.len() as u64;
+    Ok((
+        Source::Memory(std::io::Cursor::new(text.clone())),
+        len,
+        Some(text),
+    ))
+}
+
+/// `-s`'s fast path, for an input wholly in the assignment's layout (what `-c` writes, puzzles
+/// with `0` for blanks) of `len` bytes: read a wave of records at a time into one reused
+/// buffer, each chunk of a wave checked, solved and written by one worker, the answers
+/// written in order by a writer thread while the next wave is read and solved. The output and
+/// the messages are those of `shudu solve --format grid`
 /// ([`solve_all`](crate::cmd::solve::solve_all)), to the byte.
 ///
-/// `None`, before anything is written, if a record is not in that layout (the general reader
-/// then reads the file): all records are checked first, in parallel, so that standard error
-/// never gets the messages of a run that is then done again.
-fn solve_assignment_file(
-    text: &[u8],
+/// `None` if a record is not in that layout, or the input is not `len` bytes after all: the
+/// general reader then reads it again, and what this path wrote is thrown away (the caller
+/// starts a new output). Its messages on standard error are held until the end, so a run
+/// that falls back never shows them twice.
+///
+/// # Errors
+///
+/// A read error of `path`, or a write error of `out`.
+fn solve_assignment_stream(
+    src: &mut impl std::io::Read,
+    len: u64,
+    path: &Path,
     out: &mut Output,
 ) -> Result<Option<crate::cmd::solve::Summary>> {
+    use anyhow::Context as _;
     use rayon::prelude::*;
     use shudu_core::solver::{solve_unique, Solutions};
     // Records joined by one blank line, with or without a final newline.
-    let n = (text.len() + 1) / (RECORD + 1);
-    if n == 0 || !(n * (RECORD + 1) == text.len() + 1 || n * (RECORD + 1) == text.len()) {
+    let Ok(len) = usize::try_from(len) else {
         return Ok(None);
-    }
-    if (1..n).any(|k| text[k * (RECORD + 1) - 1] != b'\n') {
-        return Ok(None);
-    }
-    let record = |k: usize| -> &[u8; RECORD] {
-        text[k * (RECORD + 1)..k * (RECORD + 1) + RECORD]
-            .try_into()
-            .expect("a record is RECORD bytes")
     };
-    let fits = (0..n)
-        .into_par_iter()
-        .with_min_len(CHUNK)
-        .all(|k| layout_fits(record(k)));
-    if !fits {
+    let n = (len + 1) / (RECORD + 1);
+    if n == 0 || !(n * (RECORD + 1) == len + 1 || n * (RECORD + 1) == len) {
         return Ok(None);
     }
-    let solve_chunk = |c: usize, mut bytes: Vec<u8>| -> Answers {
-        let mut a = Answers {
-            bytes: {
-                bytes.clear();
-                bytes
-            },
-            problems: String::new(),
-            unique: 0,
-            multiple: 0,
-            none: 0,
-            invalid: 0,
-        };
-        for k in c * CHUNK..((c + 1) * CHUNK).min(n) {
-            let p = parse_record(record(k));
-            let solutions = solve_unique(&p);
-            // Givens that break the rules have no solution: the rules are checked only then.
-            if matches!(solutions, Solutions::None) && p.first_conflict().is_some() {
-                // The general reader's error for it, placed in the whole file, and an empty
-                // grid in its place.
-                let mut e = shudu_core::format::Reader::new(record(k))
-                    .next()
-                    .and_then(Result::err)
-                    .expect("the reader rejects a record that breaks the rules");
-                e.puzzle = k + 1;
-                e.line += 10 * k;
-                a.invalid += 1;
-                let _ = writeln!(a.problems, "shudu: {e}");
+    // Record `k` starts at byte `k * (RECORD + 1)`, and the byte after it, where there is
+    // one, must be the '\n' of the blank line between records (the last record has it only
+    // when the input ends with a blank line).
+    let wave_records = WAVE_CHUNKS * CHUNK;
+    // One chunk of a wave whose bytes (from the wave's first record on) are `wave`: `None` if
+    // a record breaks the layout, else its answers and messages.
+    let solve_chunk =
+        |wave: &[u8], first: usize, c: usize, mut bytes: Vec<u8>| -> Option<Answers> {
+            let ks = c * CHUNK..((c + 1) * CHUNK).min(n);
+            let record = |k: usize| -> &[u8; RECORD] {
+                let at = (k - first) * (RECORD + 1);
+                wave[at..at + RECORD]
+                    .try_into()
+                    .expect("a record is RECORD bytes")
+            };
+            let fits = ks.clone().all(|k| {
+                let sep = (k + 1 - first) * (RECORD + 1) - 1;
+                layout_fits(record(k)) && wave.get(sep).is_none_or(|&b| b == b'\n')
+            });
+            if !fits {
+                return None;
+            }
+            bytes.clear();
+            let mut a = Answers {
+                bytes,
+                problems: String::new(),
+                unique: 0,
+                multiple: 0,
+                none: 0,
+                invalid: 0,
+            };
+            for k in ks {
+                let p = parse_record(record(k));
+                let solutions = solve_unique(&p);
+                // Givens that break the rules have no solution: the rules are checked only then.
+                if matches!(solutions, Solutions::None) && p.first_conflict().is_some() {
+                    // The general reader's error for it, placed in the whole file, and an empty
+                    // grid in its place.
+                    let mut e = shudu_core::format::Reader::new(record(k))
+                        .next()
+                        .and_then(Result::err)
+                        .expect("the reader rejects a record that breaks the rules");
+                    e.puzzle = k + 1;
+                    e.line += 10 * k;
+                    a.invalid += 1;
+                    let _ = writeln!(a.problems, "shudu: {e}");
+                    if k > 0 {
+                        a.bytes.push(b'\n');
+                    }
+                    crate::io::write_grid(&mut a.bytes, shudu_core::Puzzle::empty().as_bytes());
+                    continue;
+                }
+                // The same answers and messages as `solve_all` (the puzzle back when it has no
+                // solution or several; its number and first line on standard error).
+                let answer = match solutions {
+                    Solutions::Unique(g) => {
+                        a.unique += 1;
+                        g.to_puzzle()
+                    }
+                    Solutions::Multiple(_) => {
+                        a.multiple += 1;
+                        let _ = writeln!(
+                            a.problems,
+                            "shudu: puzzle {}, line {}: more than one solution",
+                            k + 1,
+                            10 * k + 1
+                        );
+                        p
+                    }
+                    Solutions::None => {
+                        a.none += 1;
+                        let _ = writeln!(
+                            a.problems,
+                            "shudu: puzzle {}, line {}: no solution",
+                            k + 1,
+                            10 * k + 1
+                        );
+                        p
+                    }
+                };
+                // The grid format of `solve_all`: a blank line between records.
                 if k > 0 {
                     a.bytes.push(b'\n');
                 }
-                crate::io::write_grid(&mut a.bytes, shudu_core::Puzzle::empty().as_bytes());
-                continue;
+                crate::io::write_grid(&mut a.bytes, answer.as_bytes());
             }
-            // The same answers and messages as `solve_all` (the puzzle back when it has no
-            // solution or several; its number and first line on standard error).
-            let answer = match solutions {
-                Solutions::Unique(g) => {
-                    a.unique += 1;
-                    g.to_puzzle()
-                }
-                Solutions::Multiple(_) => {
-                    a.multiple += 1;
-                    let _ = writeln!(
-                        a.problems,
-                        "shudu: puzzle {}, line {}: more than one solution",
-                        k + 1,
-                        10 * k + 1
-                    );
-                    p
-                }
-                Solutions::None => {
-                    a.none += 1;
-                    let _ = writeln!(
-                        a.problems,
-                        "shudu: puzzle {}, line {}: no solution",
-                        k + 1,
-                        10 * k + 1
-                    );
-                    p
-                }
-            };
-            // The grid format of `solve_all`: a blank line between records.
-            if k > 0 {
-                a.bytes.push(b'\n');
-            }
-            crate::io::write_grid(&mut a.bytes, answer.as_bytes());
-        }
-        a
-    };
+            Some(a)
+        };
     let chunks = n.div_ceil(CHUNK);
     let mut summary = crate::cmd::solve::Summary::default();
+    // Held until the end (see above).
+    let mut problems = String::new();
     // Buffers go to the writer and come back empty, to be filled again.
     let spare = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
-    std::thread::scope(|scope| -> Result<()> {
+    let mut wave_bytes = Vec::new();
+    let fits = std::thread::scope(|scope| -> Result<bool> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Vec<u8>>>(2);
         let spare = &spare;
         let writer = scope.spawn(move || -> Result<()> {
@@ -443,17 +510,34 @@ fn solve_assignment_file(
             }
             Ok(())
         });
+        let mut fits = true;
         for wave in (0..chunks).step_by(WAVE_CHUNKS) {
-            let answers: Vec<Answers> = (wave..(wave + WAVE_CHUNKS).min(chunks))
+            let first = wave * CHUNK;
+            let bytes = first * (RECORD + 1)..((first + wave_records) * (RECORD + 1)).min(len);
+            wave_bytes.resize(bytes.len(), 0);
+            match src.read_exact(&mut wave_bytes) {
+                Ok(()) => {}
+                // Shorter than it was when opened: the general reader reads what is there.
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    fits = false;
+                    break;
+                }
+                Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+            }
+            let wave_bytes = &wave_bytes;
+            let answers: Option<Vec<Answers>> = (wave..(wave + WAVE_CHUNKS).min(chunks))
                 .into_par_iter()
                 .map(|c| {
                     let buf = spare
                         .lock()
                         .map_or_else(|_| Vec::new(), |mut v| v.pop().unwrap_or_default());
-                    solve_chunk(c, buf)
+                    solve_chunk(wave_bytes, first, c, buf)
                 })
                 .collect();
-            let mut problems = String::new();
+            let Some(answers) = answers else {
+                fits = false;
+                break;
+            };
             let mut bufs = Vec::with_capacity(answers.len());
             for a in answers {
                 summary.unique += a.unique;
@@ -463,17 +547,38 @@ fn solve_assignment_file(
                 problems.push_str(&a.problems);
                 bufs.push(a.bytes);
             }
-            if !problems.is_empty() {
-                // A closed standard error must not stop the answers.
-                let _ = std::io::stderr().lock().write_all(problems.as_bytes());
-            }
             if tx.send(bufs).is_err() {
                 break; // The writer failed; its error is reported below.
             }
         }
+        // Longer than it was when opened: the general reader reads it whole.
+        if fits {
+            let mut more = [0u8; 1];
+            loop {
+                match src.read(&mut more) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        fits = false;
+                        break;
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        return Err(e).with_context(|| format!("cannot read {}", path.display()))
+                    }
+                }
+            }
+        }
         drop(tx);
-        writer.join().expect("the writer thread does not panic")
+        writer.join().expect("the writer thread does not panic")?;
+        Ok(fits)
     })?;
+    if !fits {
+        return Ok(None);
+    }
+    if !problems.is_empty() {
+        // A closed standard error must not stop the answers.
+        let _ = std::io::stderr().lock().write_all(problems.as_bytes());
+    }
     let failed = summary.multiple + summary.none + summary.invalid;
     if failed > 0 {
         eprintln!(
