@@ -376,30 +376,52 @@ fn solve_mode_writes_solutions_in_order() {
     assert!(solutions[1].starts_with("417369825"));
 }
 
+/// A puzzle line in the assignment's layout: 9 lines of 9 digits separated by spaces, `0` for a
+/// blank.
+fn as_grid(p: &str) -> String {
+    p.as_bytes()
+        .chunks(9)
+        .map(|row| {
+            let digits: Vec<String> = row
+                .iter()
+                .map(|&b| {
+                    if b == b'.' {
+                        "0".into()
+                    } else {
+                        (b as char).to_string()
+                    }
+                })
+                .collect();
+            digits.join(" ") + "\n"
+        })
+        .collect()
+}
+
+/// Runs `shudu -s in.txt` and `shudu solve --format grid in.txt` on `input`: both outputs, and
+/// the `sudoku.txt` that `-s` wrote.
+fn solve_mode_and_solve(input: &str) -> (std::process::Output, std::process::Output, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.txt"), input).unwrap();
+    let fast = shudu()
+        .current_dir(dir.path())
+        .args(["-s", "in.txt"])
+        .output()
+        .unwrap();
+    let general = shudu()
+        .current_dir(dir.path())
+        .args(["solve", "--format", "grid", "in.txt"])
+        .output()
+        .unwrap();
+    let sudoku = fs::read(dir.path().join("sudoku.txt")).unwrap();
+    (fast, general, sudoku)
+}
+
 /// `-s` reads a file in the assignment's exact layout by a fast path, and any other file by the
 /// general reader; either way it writes what `shudu solve --format grid` prints, with the same
 /// messages and exit code, for puzzles with one, several or no solutions and for a record that
 /// breaks the rules.
 #[test]
 fn solve_mode_matches_solve_to_the_byte_on_every_kind_of_record() {
-    let as_grid = |p: &str| -> String {
-        p.as_bytes()
-            .chunks(9)
-            .map(|row| {
-                let digits: Vec<String> = row
-                    .iter()
-                    .map(|&b| {
-                        if b == b'.' {
-                            "0".into()
-                        } else {
-                            (b as char).to_string()
-                        }
-                    })
-                    .collect();
-                digits.join(" ") + "\n"
-            })
-            .collect()
-    };
     let no_solution = format!("12345678.........9{}", ".".repeat(63));
     let conflict = format!("11{}", ".".repeat(79));
     let records = [
@@ -417,25 +439,10 @@ fn solve_mode_matches_solve_to_the_byte_on_every_kind_of_record() {
         ("CRLF line ends", exact.replace('\n', "\r\n")),
     ];
     for (what, input) in inputs {
-        let dir = tempfile::tempdir().unwrap();
-        fs::write(dir.path().join("in.txt"), &input).unwrap();
-        let fast = shudu()
-            .current_dir(dir.path())
-            .args(["-s", "in.txt"])
-            .output()
-            .unwrap();
-        let general = shudu()
-            .current_dir(dir.path())
-            .args(["solve", "--format", "grid", "in.txt"])
-            .output()
-            .unwrap();
+        let (fast, general, sudoku) = solve_mode_and_solve(&input);
         assert_eq!(fast.status.code(), Some(2), "{what}: the bad record");
         assert_eq!(fast.status.code(), general.status.code(), "{what}");
-        assert_eq!(
-            fs::read(dir.path().join("sudoku.txt")).unwrap(),
-            general.stdout,
-            "{what}"
-        );
+        assert_eq!(sudoku, general.stdout, "{what}");
         let stderr = String::from_utf8(fast.stderr).unwrap();
         let (messages, last) = stderr.trim_end().rsplit_once('\n').unwrap();
         assert_eq!(
@@ -456,24 +463,6 @@ fn solve_mode_matches_solve_to_the_byte_on_every_kind_of_record() {
 /// and messages, each message once.
 #[test]
 fn solve_mode_falls_back_after_the_first_wave_without_repeating_messages() {
-    let as_grid = |p: &str| -> String {
-        p.as_bytes()
-            .chunks(9)
-            .map(|row| {
-                let digits: Vec<String> = row
-                    .iter()
-                    .map(|&b| {
-                        if b == b'.' {
-                            "0".into()
-                        } else {
-                            (b as char).to_string()
-                        }
-                    })
-                    .collect();
-                digits.join(" ") + "\n"
-            })
-            .collect()
-    };
     let no_solution = format!("12345678.........9{}", ".".repeat(63));
     let mut records = vec![as_grid(PUZZLE); 33_000];
     records[1] = as_grid(&no_solution);
@@ -489,18 +478,7 @@ fn solve_mode_falls_back_after_the_first_wave_without_repeating_messages() {
         ("a stray byte at the end", exact.clone() + "x"),
     ];
     for (what, input) in inputs {
-        let dir = tempfile::tempdir().unwrap();
-        fs::write(dir.path().join("in.txt"), &input).unwrap();
-        let fast = shudu()
-            .current_dir(dir.path())
-            .args(["-s", "in.txt"])
-            .output()
-            .unwrap();
-        let general = shudu()
-            .current_dir(dir.path())
-            .args(["solve", "--format", "grid", "in.txt"])
-            .output()
-            .unwrap();
+        let (fast, general, sudoku) = solve_mode_and_solve(&input);
         assert_eq!(fast.status.code(), general.status.code(), "{what}");
         let general_err = String::from_utf8(general.stderr).unwrap();
         if what == "a stray byte at the end" {
@@ -513,11 +491,7 @@ fn solve_mode_falls_back_after_the_first_wave_without_repeating_messages() {
         } else {
             assert_eq!(fast.status.code(), Some(1), "{what}");
         }
-        assert_eq!(
-            fs::read(dir.path().join("sudoku.txt")).unwrap(),
-            general.stdout,
-            "{what}"
-        );
+        assert_eq!(sudoku, general.stdout, "{what}");
         let stderr = String::from_utf8(fast.stderr).unwrap();
         let (messages, _last) = stderr.trim_end().rsplit_once('\n').unwrap();
         assert_eq!(format!("{messages}\n"), general_err, "{what}");
