@@ -1154,6 +1154,14 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
     };
     let mut ons = OnCache(vec![None; 729]);
     let mut seen = Seen::new();
+    // Outside nesting, a chain is only made if it can beat the best kept so far; the closures
+    // tell, without parents, which assumptions take part in a chain that could (see
+    // [`Closure`]), and only those are propagated. Below level 1 only: the simple techniques
+    // of level 1 and up run at stalls of the propagation, which the closures leave out.
+    let mut closures = (!nesting
+        && prune.is_none()
+        && matches!(mode, Mode::Nishio | Mode::Multiple | Mode::Dynamic))
+    .then(|| Closures::new(board, mode));
     // The outcome of the off assumptions that are not made (static multiple chains).
     let none = Rc::new(Outcome::new());
     for c in 0..81 {
@@ -1182,20 +1190,41 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
         {
             continue;
         }
-        let mut value_on: Vec<(usize, Rc<Outcome>)> = Vec::new();
         for d in bits(m) {
             let p_on = id(c, d, true);
             let p_off = id(c, d, false);
             let do_double = card >= 3 && !mode.nishio() && mode.dynamic();
             let do_contradiction = mode.dynamic() || mode.nishio();
-            let on = ons.get(engine, c, d);
-            let off = if do_double || do_contradiction {
-                engine.assume_shared(p_off)
-            } else {
-                none.clone()
+            // The outcomes, propagated when first needed (with closures, only if a chain
+            // they take part in could be kept).
+            let mut on: Option<Rc<Outcome>> = None;
+            let mut off: Option<Rc<Outcome>> = None;
+            let get_off = |off: &mut Option<Rc<Outcome>>| {
+                off.get_or_insert_with(|| {
+                    if do_double || do_contradiction {
+                        engine.assume_shared(p_off)
+                    } else {
+                        none.clone()
+                    }
+                })
+                .clone()
             };
             if do_contradiction {
-                for (o, assumed, concluded) in [(&*on, p_on, p_off), (&*off, p_off, p_on)] {
+                for (assumed, concluded) in [(p_on, p_off), (p_off, p_on)] {
+                    if let Some(cl) = &mut closures {
+                        if cl
+                            .contradiction(assumed)
+                            .is_none_or(|lb| lb > found.limit(7))
+                        {
+                            continue;
+                        }
+                    }
+                    let o = if assumed == p_on {
+                        on.get_or_insert_with(|| ons.get(engine, c, d)).clone()
+                    } else {
+                        get_off(&mut off)
+                    };
+                    let o = &*o;
                     let Some([(a, ap, ac), (b, bp, bc)]) = &o.absurd else {
                         continue;
                     };
@@ -1243,7 +1272,13 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
                     );
                 }
             }
-            if do_double {
+            let double_needed = do_double
+                && closures
+                    .as_mut()
+                    .is_none_or(|cl| cl.common_within(&[p_on, p_off], found.limit(1)));
+            if double_needed {
+                let on = on.get_or_insert_with(|| ons.get(engine, c, d)).clone();
+                let off = get_off(&mut off);
                 for t in on.ons().chain(on.offs()).collect::<Vec<_>>() {
                     if !off.contains(t) || !concludes(board, t) {
                         continue;
@@ -1285,13 +1320,28 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
             }
             if !mode.nishio() {
                 region_chains(
-                    engine, board, c, d, &on, &mut ons, prune, &mut found, &mut seen,
+                    engine,
+                    board,
+                    c,
+                    d,
+                    &mut ons,
+                    prune,
+                    &mut found,
+                    &mut seen,
+                    closures.as_mut(),
                 );
             }
-            value_on.push((d, on));
         }
         if cell_ok && !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
-            cell_chains(engine, board, c, &value_on, &mut found, &mut seen);
+            let branches: Vec<Id> = bits(m).map(|d| id(c, d, true)).collect();
+            if closures
+                .as_mut()
+                .is_none_or(|cl| cl.common_within(&branches, found.limit(5)))
+            {
+                let value_on: Vec<(usize, Rc<Outcome>)> =
+                    bits(m).map(|d| (d, ons.get(engine, c, d))).collect();
+                cell_chains(engine, board, c, &value_on, &mut found, &mut seen);
+            }
         }
     }
     found.found
@@ -1458,11 +1508,11 @@ fn region_chains(
     board: &Board,
     c: usize,
     d: usize,
-    on: &Outcome,
     ons: &mut OnCache,
     prune: Option<&Prune>,
     found: &mut Collector,
     seen: &mut Seen,
+    mut closures: Option<&mut Closures>,
 ) {
     for h in regions(c) {
         let pos = board.positions(h, d);
@@ -1474,11 +1524,21 @@ fn region_chains(
         if first != c || prune.is_some_and(|p| !p.region_useful(board, h, d)) {
             continue;
         }
+        if let Some(cl) = closures.as_deref_mut() {
+            let ids: Vec<Id> = bits(pos)
+                .map(|k| id(HOUSE_CELLS[h][k] as usize, d, true))
+                .collect();
+            if !cl.common_within(&ids, found.limit(6)) {
+                continue;
+            }
+        }
+        let on = ons.get(engine, c, d);
         let others: Vec<Rc<Outcome>> = bits(pos)
             .map(|k| HOUSE_CELLS[h][k] as usize)
             .filter(|&o| o != c)
             .map(|o| ons.get(engine, o, d))
             .collect();
+        let on = &*on;
         let branches = || std::iter::once(on).chain(others.iter().map(|o| &**o));
         for t in common_targets(branches()) {
             if !concludes(board, t) {
@@ -1519,6 +1579,279 @@ fn region_chains(
                 },
             );
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closures: which assumptions can take part in a chain that could be kept.
+
+/// What one assumption implies under a search's basic rules, on bit masks (bit `c` of digit
+/// `d`'s mask: cell `c`, digit `d`), without parents: on → off for the cell's other candidates
+/// (Y-links) and the digit's other places in the cell's houses; off → on for a cell's last
+/// candidate (Y-links) and a digit's last place in a house, on the working grid (dynamic) or
+/// for bivalue cells and bilocal digits of the board (static).
+///
+/// These rules are monotone, so the potentials an assumption implies are the least set closed
+/// under them, whatever the order they are found in: a potential is in a closure if and only if
+/// [`Engine::propagate`] reaches it when it meets no contradiction, and propagate's outcome is
+/// a subset of the closure when it stops at one (its every link is a derivation here). A
+/// closure holds a candidate both on and off if and only if propagate meets a contradiction.
+///
+/// Each potential also gets its *round*: 0 for the assumption, and one more than the latest
+/// of the potentials it needs (the first derivation found, breadth first, so the least). Its
+/// parents in propagate include what it needs here, so it has at least `round + 1` distinct
+/// ancestors (itself included): a lower bound on its share of a chain's complexity.
+#[derive(Clone, Copy)]
+struct Closure {
+    on: [u128; 9],
+    off: [u128; 9],
+    /// The least `round(x on) + round(x off) + 2` over the candidates `x` held both on and off
+    /// (a lower bound on the complexity of propagate's contradiction), `u32::MAX` if none.
+    conflict: u32,
+}
+
+thread_local! {
+    /// Rounds of the closures of one search: 1,458 bytes per assumption, read only where the
+    /// closure's masks hold the potential (so never cleared).
+    static ROUNDS: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The closures of one search's assumptions, made when first asked for (see [`Closure`]).
+struct Closures {
+    /// Y-links (all but Nishio).
+    y: bool,
+    /// The working grid loses each off potential (all but the static multiple search).
+    dynamic: bool,
+    orig: [u16; 81],
+    /// Cells holding each digit.
+    places: [u128; 9],
+    /// Cells with more than one candidate (where an on potential removes something).
+    multi: u128,
+    made: Vec<Option<Closure>>,
+    rounds: Vec<u8>,
+    queue: Vec<Id>,
+}
+
+impl Drop for Closures {
+    fn drop(&mut self) {
+        let rounds = std::mem::take(&mut self.rounds);
+        let _ = ROUNDS.try_with(|r| {
+            if let Ok(mut r) = r.try_borrow_mut() {
+                *r = rounds;
+            }
+        });
+    }
+}
+
+/// One closure being made.
+struct Run<'a> {
+    on: [u128; 9],
+    off: [u128; 9],
+    cur: [u16; 81],
+    conflict: u32,
+    rounds: &'a mut [u8],
+    queue: &'a mut Vec<Id>,
+}
+
+impl Run<'_> {
+    #[inline]
+    fn add_on(&mut self, c: usize, d: usize, r: u8) {
+        let bit = 1u128 << c;
+        if self.on[d] & bit != 0 {
+            return;
+        }
+        self.on[d] |= bit;
+        let i = id(c, d, true);
+        self.rounds[i as usize] = r;
+        if self.off[d] & bit != 0 {
+            let lb = r as u32 + self.rounds[i as usize - 1] as u32 + 2;
+            self.conflict = self.conflict.min(lb);
+        }
+        self.queue.push(i);
+    }
+}
+
+impl Closures {
+    fn new(board: &Board, mode: Mode) -> Closures {
+        let mut places = [0u128; 9];
+        let mut multi = 0u128;
+        for c in 0..81 {
+            for d in bits(board.cands[c]) {
+                places[d] |= 1 << c;
+            }
+            if board.cands[c].count_ones() > 1 {
+                multi |= 1 << c;
+            }
+        }
+        let mut rounds = ROUNDS
+            .try_with(|r| r.try_borrow_mut().map(|mut r| std::mem::take(&mut *r)).ok())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        rounds.resize(1458 * 1458, 0);
+        Closures {
+            y: !mode.nishio(),
+            dynamic: mode.dynamic(),
+            orig: board.cands,
+            places,
+            multi,
+            made: vec![None; 1458],
+            rounds,
+            queue: Vec::with_capacity(256),
+        }
+    }
+
+    /// The closure of assumption `a`, made if not yet.
+    fn get(&mut self, a: Id) -> &Closure {
+        if self.made[a as usize].is_none() {
+            let c = self.make(a);
+            self.made[a as usize] = Some(c);
+        }
+        self.made[a as usize].as_ref().unwrap()
+    }
+
+    /// The round of potential `t` in the closure of `a` (which must hold it).
+    #[inline]
+    fn round(&self, a: Id, t: Id) -> u32 {
+        self.rounds[a as usize * 1458 + t as usize] as u32
+    }
+
+    fn make(&mut self, a: Id) -> Closure {
+        let (y, dynamic) = (self.y, self.dynamic);
+        let (orig, places) = (&self.orig, &self.places);
+        let base = a as usize * 1458;
+        self.queue.clear();
+        let mut run = Run {
+            on: [0; 9],
+            off: [0; 9],
+            cur: *orig,
+            conflict: u32::MAX,
+            rounds: &mut self.rounds[base..base + 1458],
+            queue: &mut self.queue,
+        };
+        // Adds "c is not d" found in round r, and the on potentials it completes.
+        let add_off = |run: &mut Run, c: usize, d: usize, r: u8| {
+            let bit = 1u128 << c;
+            if run.off[d] & bit != 0 {
+                return;
+            }
+            run.off[d] |= bit;
+            let i = id(c, d, false);
+            run.rounds[i as usize] = r;
+            if run.on[d] & bit != 0 {
+                let lb = r as u32 + run.rounds[i as usize + 1] as u32 + 2;
+                run.conflict = run.conflict.min(lb);
+            }
+            let next = r.saturating_add(1);
+            if dynamic {
+                if y {
+                    run.cur[c] &= !(1 << d);
+                    let m = run.cur[c];
+                    if m != 0 && m & (m - 1) == 0 {
+                        run.add_on(c, m.trailing_zeros() as usize, next);
+                    }
+                }
+                let left = places[d] & !run.off[d];
+                for &h in &CELL_HOUSES[c] {
+                    let m = left & super::HOUSE_MASK[h as usize];
+                    if m != 0 && m & (m - 1) == 0 {
+                        run.add_on(m.trailing_zeros() as usize, d, next);
+                    }
+                }
+            } else {
+                let m = orig[c];
+                if y && m.count_ones() == 2 {
+                    run.add_on(c, (m & !(1 << d)).trailing_zeros() as usize, next);
+                }
+                for &h in &CELL_HOUSES[c] {
+                    let m = places[d] & super::HOUSE_MASK[h as usize];
+                    let rest = m & !bit;
+                    if rest != 0 && rest & (rest - 1) == 0 {
+                        run.add_on(rest.trailing_zeros() as usize, d, next);
+                    }
+                }
+            }
+        };
+        let (c0, d0) = (id_cell(a), id_digit(a));
+        if id_on(a) {
+            run.add_on(c0, d0, 0);
+        } else {
+            add_off(&mut run, c0, d0, 0);
+        }
+        let mut k = 0;
+        while k < run.queue.len() {
+            let p = run.queue[k];
+            k += 1;
+            let (c, d) = (id_cell(p), id_digit(p));
+            let next = run.rounds[p as usize].saturating_add(1);
+            if y {
+                for v in bits(orig[c] & !(1 << d)) {
+                    add_off(&mut run, c, v, next);
+                }
+            }
+            let mut m = super::PEER_MASK[c] & places[d] & !run.off[d];
+            while m != 0 {
+                let o = m.trailing_zeros() as usize;
+                m &= m - 1;
+                add_off(&mut run, o, d, next);
+            }
+        }
+        Closure {
+            on: run.on,
+            off: run.off,
+            conflict: run.conflict,
+        }
+    }
+
+    /// A lower bound on the complexity of the contradiction assumption `a` leads to, `None` if
+    /// it leads to none.
+    fn contradiction(&mut self, a: Id) -> Option<usize> {
+        let c = self.get(a).conflict;
+        (c != u32::MAX).then_some(c as usize)
+    }
+
+    /// Whether some potential that every assumption of `branches` implies, and that would
+    /// remove something, has at most `limit` distinct ancestors summed over the branches by
+    /// the rounds' bound: if not, no chain of these branches can be kept.
+    fn common_within(&mut self, branches: &[Id], limit: usize) -> bool {
+        let mut on = self.multi_mask();
+        let mut off = [!0u128; 9];
+        for &a in branches {
+            let cl = self.get(a);
+            for d in 0..9 {
+                on[d] &= cl.on[d];
+                off[d] &= cl.off[d];
+            }
+        }
+        let n = branches.len();
+        if limit < n {
+            return false;
+        }
+        for d in 0..9 {
+            for (masks, is_on) in [(on[d], true), (off[d], false)] {
+                let mut m = masks;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let t = id(c, d, is_on);
+                    let mut sum = n;
+                    for &a in branches {
+                        sum += self.round(a, t) as usize;
+                        if sum > limit {
+                            break;
+                        }
+                    }
+                    if sum <= limit {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn multi_mask(&self) -> [u128; 9] {
+        [self.multi; 9]
     }
 }
 
