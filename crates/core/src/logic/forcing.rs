@@ -1213,7 +1213,7 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
                 for (assumed, concluded) in [(p_on, p_off), (p_off, p_on)] {
                     if let Some(cl) = &mut closures {
                         if cl
-                            .contradiction(assumed)
+                            .contradiction(assumed, found.limit(7))
                             .is_none_or(|lb| lb > found.limit(7))
                         {
                             continue;
@@ -1608,6 +1608,10 @@ struct Closure {
     /// The least `round(x on) + round(x off) + 2` over the candidates `x` held both on and off
     /// (a lower bound on the complexity of propagate's contradiction), `u32::MAX` if none.
     conflict: u32,
+    /// If the closure holds a contradiction, it is not made beyond it (what follows a
+    /// contradiction is most of the grid): `Some(r)` when the masks hold every potential of
+    /// round `r` or less, and any other potential may be implied too, in round `r + 1` or later.
+    cut: Option<u8>,
 }
 
 thread_local! {
@@ -1627,6 +1631,8 @@ struct Closures {
     places: [u128; 9],
     /// Cells with more than one candidate (where an on potential removes something).
     multi: u128,
+    /// Places of each digit in each house of the board.
+    counts: [[u8; 9]; 27],
     made: Vec<Option<Closure>>,
     rounds: Vec<u8>,
     queue: Vec<Id>,
@@ -1648,6 +1654,8 @@ struct Run<'a> {
     on: [u128; 9],
     off: [u128; 9],
     cur: [u16; 81],
+    /// Places of each digit in each house on the working grid (dynamic).
+    left: [[u8; 9]; 27],
     conflict: u32,
     rounds: &'a mut [u8],
     queue: &'a mut Vec<Id>,
@@ -1695,16 +1703,20 @@ impl Closures {
             orig: board.cands,
             places,
             multi,
+            counts: std::array::from_fn(|h| {
+                std::array::from_fn(|d| (places[d] & super::HOUSE_MASK[h]).count_ones() as u8)
+            }),
             made: vec![None; 1458],
             rounds,
             queue: Vec::with_capacity(256),
         }
     }
 
-    /// The closure of assumption `a`, made if not yet.
-    fn get(&mut self, a: Id) -> &Closure {
+    /// The closure of assumption `a`, made if not yet, for a search keeping chains of at most
+    /// `limit` nodes.
+    fn get(&mut self, a: Id, limit: usize) -> &Closure {
         if self.made[a as usize].is_none() {
-            let c = self.make(a);
+            let c = self.make(a, limit);
             self.made[a as usize] = Some(c);
         }
         self.made[a as usize].as_ref().unwrap()
@@ -1716,15 +1728,37 @@ impl Closures {
         self.rounds[a as usize * 1458 + t as usize] as u32
     }
 
-    fn make(&mut self, a: Id) -> Closure {
+    /// [`Closures::round`], or the least round a potential the closure of `a` was cut short of
+    /// could have.
+    #[inline]
+    fn round_or_cut(&self, a: Id, t: Id) -> u32 {
+        let cl = self.made[a as usize].as_ref().unwrap();
+        match cl.cut {
+            Some(r) => {
+                let (c, d) = (id_cell(t), id_digit(t));
+                let m = if id_on(t) { cl.on[d] } else { cl.off[d] };
+                if m >> c & 1 == 1 {
+                    self.round(a, t)
+                } else {
+                    r as u32 + 1
+                }
+            }
+            None => self.round(a, t),
+        }
+    }
+
+    /// The closure of `a`; cut short past a contradiction once what it would still add could
+    /// only take part in chains of more than `limit` nodes (see [`Closure::cut`]).
+    fn make(&mut self, a: Id, limit: usize) -> Closure {
         let (y, dynamic) = (self.y, self.dynamic);
-        let (orig, places) = (&self.orig, &self.places);
+        let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
         let base = a as usize * 1458;
         self.queue.clear();
         let mut run = Run {
             on: [0; 9],
             off: [0; 9],
             cur: *orig,
+            left: *counts,
             conflict: u32::MAX,
             rounds: &mut self.rounds[base..base + 1458],
             queue: &mut self.queue,
@@ -1751,10 +1785,11 @@ impl Closures {
                         run.add_on(c, m.trailing_zeros() as usize, next);
                     }
                 }
-                let left = places[d] & !run.off[d];
                 for &h in &CELL_HOUSES[c] {
-                    let m = left & super::HOUSE_MASK[h as usize];
-                    if m != 0 && m & (m - 1) == 0 {
+                    let n = &mut run.left[h as usize][d];
+                    *n -= 1;
+                    if *n == 1 {
+                        let m = places[d] & !run.off[d] & super::HOUSE_MASK[h as usize];
                         run.add_on(m.trailing_zeros() as usize, d, next);
                     }
                 }
@@ -1764,9 +1799,8 @@ impl Closures {
                     run.add_on(c, (m & !(1 << d)).trailing_zeros() as usize, next);
                 }
                 for &h in &CELL_HOUSES[c] {
-                    let m = places[d] & super::HOUSE_MASK[h as usize];
-                    let rest = m & !bit;
-                    if rest != 0 && rest & (rest - 1) == 0 {
+                    if counts[h as usize][d] == 2 {
+                        let rest = places[d] & super::HOUSE_MASK[h as usize] & !bit;
                         run.add_on(rest.trailing_zeros() as usize, d, next);
                     }
                 }
@@ -1779,11 +1813,20 @@ impl Closures {
             add_off(&mut run, c0, d0, 0);
         }
         let mut k = 0;
+        let mut cut = None;
         while k < run.queue.len() {
             let p = run.queue[k];
             k += 1;
             let (c, d) = (id_cell(p), id_digit(p));
-            let next = run.rounds[p as usize].saturating_add(1);
+            let r = run.rounds[p as usize];
+            // The queue's rounds never decrease, and on potentials of round r are processed
+            // after every potential of round r or less was added.
+            // A potential not yet found has round r + 1 or more, so at least r + 2 ancestors.
+            if run.conflict != u32::MAX && r as usize + 2 > limit {
+                cut = Some(r);
+                break;
+            }
+            let next = r.saturating_add(1);
             if y {
                 for v in bits(orig[c] & !(1 << d)) {
                     add_off(&mut run, c, v, next);
@@ -1796,17 +1839,23 @@ impl Closures {
                 add_off(&mut run, o, d, next);
             }
         }
+        // A conflict not yet found has a potential of round `cut + 1` or later.
+        let conflict = match cut {
+            Some(r) => run.conflict.min(r as u32 + 3),
+            None => run.conflict,
+        };
         Closure {
             on: run.on,
             off: run.off,
-            conflict: run.conflict,
+            conflict,
+            cut,
         }
     }
 
     /// A lower bound on the complexity of the contradiction assumption `a` leads to, `None` if
     /// it leads to none.
-    fn contradiction(&mut self, a: Id) -> Option<usize> {
-        let c = self.get(a).conflict;
+    fn contradiction(&mut self, a: Id, limit: usize) -> Option<usize> {
+        let c = self.get(a, limit).conflict;
         (c != u32::MAX).then_some(c as usize)
     }
 
@@ -1814,10 +1863,15 @@ impl Closures {
     /// remove something, has at most `limit` distinct ancestors summed over the branches by
     /// the rounds' bound: if not, no chain of these branches can be kept.
     fn common_within(&mut self, branches: &[Id], limit: usize) -> bool {
-        let mut on = self.multi_mask();
-        let mut off = [!0u128; 9];
+        // Only candidates can be implied, and an on potential removes something if and only if
+        // its cell has another candidate.
+        let mut on: [u128; 9] = std::array::from_fn(|d| self.places[d] & self.multi);
+        let mut off = self.places;
         for &a in branches {
-            let cl = self.get(a);
+            let cl = self.get(a, limit);
+            if cl.cut.is_some() {
+                continue;
+            }
             for d in 0..9 {
                 on[d] &= cl.on[d];
                 off[d] &= cl.off[d];
@@ -1836,7 +1890,7 @@ impl Closures {
                     let t = id(c, d, is_on);
                     let mut sum = n;
                     for &a in branches {
-                        sum += self.round(a, t) as usize;
+                        sum += self.round_or_cut(a, t) as usize;
                         if sum > limit {
                             break;
                         }
@@ -1848,10 +1902,6 @@ impl Closures {
             }
         }
         false
-    }
-
-    fn multi_mask(&self) -> [u128; 9] {
-        [self.multi; 9]
     }
 }
 
