@@ -1608,10 +1608,6 @@ struct Closure {
     /// The least `round(x on) + round(x off) + 2` over the candidates `x` held both on and off
     /// (a lower bound on the complexity of propagate's contradiction), `u32::MAX` if none.
     conflict: u32,
-    /// If the closure holds a contradiction, it is not made beyond it (what follows a
-    /// contradiction is most of the grid): `Some(r)` when the masks hold every potential of
-    /// round `r` or less, and any other potential may be implied too, in round `r + 1` or later.
-    cut: Option<u8>,
 }
 
 thread_local! {
@@ -1728,27 +1724,9 @@ impl Closures {
         self.rounds[a as usize * 1458 + t as usize] as u32
     }
 
-    /// [`Closures::round`], or the least round a potential the closure of `a` was cut short of
-    /// could have.
-    #[inline]
-    fn round_or_cut(&self, a: Id, t: Id) -> u32 {
-        let cl = self.made[a as usize].as_ref().unwrap();
-        match cl.cut {
-            Some(r) => {
-                let (c, d) = (id_cell(t), id_digit(t));
-                let m = if id_on(t) { cl.on[d] } else { cl.off[d] };
-                if m >> c & 1 == 1 {
-                    self.round(a, t)
-                } else {
-                    r as u32 + 1
-                }
-            }
-            None => self.round(a, t),
-        }
-    }
-
-    /// The closure of `a`; cut short past a contradiction once what it would still add could
-    /// only take part in chains of more than `limit` nodes (see [`Closure::cut`]).
+    /// The closure of `a`, cut short once what it would still add could only take part in
+    /// chains of more than `limit` nodes: a potential it lacks then has too many ancestors for
+    /// any chain of this search that could be kept (the limit only falls during a search).
     fn make(&mut self, a: Id, limit: usize) -> Closure {
         let (y, dynamic) = (self.y, self.dynamic);
         let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
@@ -1821,8 +1799,9 @@ impl Closures {
             let r = run.rounds[p as usize];
             // The queue's rounds never decrease, and on potentials of round r are processed
             // after every potential of round r or less was added.
-            // A potential not yet found has round r + 1 or more, so at least r + 2 ancestors.
-            if run.conflict != u32::MAX && r as usize + 2 > limit {
+            // A potential not yet found has round r + 1 or more, so at least r + 2 ancestors:
+            // it could take part in no chain of `limit` nodes or fewer.
+            if r as usize + 2 > limit {
                 cut = Some(r);
                 break;
             }
@@ -1848,7 +1827,6 @@ impl Closures {
             on: run.on,
             off: run.off,
             conflict,
-            cut,
         }
     }
 
@@ -1868,10 +1846,9 @@ impl Closures {
         let mut on: [u128; 9] = std::array::from_fn(|d| self.places[d] & self.multi);
         let mut off = self.places;
         for &a in branches {
+            // A potential a cut closure lacks could only be part of longer chains (the cut
+            // was made for a limit no lower than this one).
             let cl = self.get(a, limit);
-            if cl.cut.is_some() {
-                continue;
-            }
             for d in 0..9 {
                 on[d] &= cl.on[d];
                 off[d] &= cl.off[d];
@@ -1890,7 +1867,7 @@ impl Closures {
                     let t = id(c, d, is_on);
                     let mut sum = n;
                     for &a in branches {
-                        sum += self.round_or_cut(a, t) as usize;
+                        sum += self.round(a, t) as usize;
                         if sum > limit {
                             break;
                         }
