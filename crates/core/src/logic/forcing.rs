@@ -1610,10 +1610,19 @@ struct Closure {
     conflict: u32,
 }
 
+impl Closure {
+    const EMPTY: Closure = Closure {
+        on: [0; 9],
+        off: [0; 9],
+        conflict: u32::MAX,
+    };
+}
+
 thread_local! {
-    /// Rounds of the closures of one search: 1,458 bytes per assumption, read only where the
-    /// closure's masks hold the potential (so never cleared).
-    static ROUNDS: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The buffers of [`Closures`], kept between searches: the closures by assumption, and
+    /// their rounds, 1,458 bytes per assumption, read only where the closure's masks hold the
+    /// potential (so never cleared).
+    static CLOSURES: RefCell<(Vec<Closure>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// The closures of one search's assumptions, made when first asked for (see [`Closure`]).
@@ -1629,17 +1638,22 @@ struct Closures {
     multi: u128,
     /// Places of each digit in each house of the board.
     counts: [[u8; 9]; 27],
-    made: Vec<Option<Closure>>,
+    /// Whether each assumption's closure is made.
+    made: Vec<bool>,
+    closures: Vec<Closure>,
     rounds: Vec<u8>,
-    queue: Vec<Id>,
+    queue: Vec<(Id, u8)>,
 }
 
 impl Drop for Closures {
     fn drop(&mut self) {
-        let rounds = std::mem::take(&mut self.rounds);
-        let _ = ROUNDS.try_with(|r| {
+        let kept = (
+            std::mem::take(&mut self.closures),
+            std::mem::take(&mut self.rounds),
+        );
+        let _ = CLOSURES.try_with(|r| {
             if let Ok(mut r) = r.try_borrow_mut() {
-                *r = rounds;
+                *r = kept;
             }
         });
     }
@@ -1654,10 +1668,63 @@ struct Run<'a> {
     left: [[u8; 9]; 27],
     conflict: u32,
     rounds: &'a mut [u8],
-    queue: &'a mut Vec<Id>,
+    /// The on potentials to follow, with their rounds.
+    queue: &'a mut Vec<(Id, u8)>,
+    y: bool,
+    dynamic: bool,
+    orig: &'a [u16; 81],
+    places: &'a [u128; 9],
+    counts: &'a [[u8; 9]; 27],
 }
 
 impl Run<'_> {
+    /// Adds "c is not d" found in round r, and the on potentials it completes.
+    #[inline(always)]
+    fn add_off(&mut self, c: usize, d: usize, r: u8) {
+        let (y, dynamic) = (self.y, self.dynamic);
+        let (orig, places, counts) = (self.orig, self.places, self.counts);
+        let bit = 1u128 << c;
+        if self.off[d] & bit != 0 {
+            return;
+        }
+        self.off[d] |= bit;
+        let i = id(c, d, false);
+        self.rounds[i as usize] = r;
+        if self.on[d] & bit != 0 {
+            let lb = r as u32 + self.rounds[i as usize + 1] as u32 + 2;
+            self.conflict = self.conflict.min(lb);
+        }
+        let next = r.saturating_add(1);
+        if dynamic {
+            if y {
+                self.cur[c] &= !(1 << d);
+                let m = self.cur[c];
+                if m != 0 && m & (m - 1) == 0 {
+                    self.add_on(c, m.trailing_zeros() as usize, next);
+                }
+            }
+            for &h in &CELL_HOUSES[c] {
+                let n = &mut self.left[h as usize][d];
+                *n -= 1;
+                if *n == 1 {
+                    let m = places[d] & !self.off[d] & super::HOUSE_MASK[h as usize];
+                    self.add_on(m.trailing_zeros() as usize, d, next);
+                }
+            }
+        } else {
+            let rest = orig[c] & !(1 << d);
+            if y && rest != 0 && rest & (rest - 1) == 0 {
+                self.add_on(c, rest.trailing_zeros() as usize, next);
+            }
+            for &h in &CELL_HOUSES[c] {
+                if counts[h as usize][d] == 2 {
+                    let rest = places[d] & super::HOUSE_MASK[h as usize] & !bit;
+                    self.add_on(rest.trailing_zeros() as usize, d, next);
+                }
+            }
+        }
+    }
+
     #[inline]
     fn add_on(&mut self, c: usize, d: usize, r: u8) {
         let bit = 1u128 << c;
@@ -1671,7 +1738,7 @@ impl Run<'_> {
             let lb = r as u32 + self.rounds[i as usize - 1] as u32 + 2;
             self.conflict = self.conflict.min(lb);
         }
-        self.queue.push(i);
+        self.queue.push((i, r));
     }
 }
 
@@ -1687,11 +1754,12 @@ impl Closures {
                 multi |= 1 << c;
             }
         }
-        let mut rounds = ROUNDS
+        let (mut closures, mut rounds) = CLOSURES
             .try_with(|r| r.try_borrow_mut().map(|mut r| std::mem::take(&mut *r)).ok())
             .ok()
             .flatten()
             .unwrap_or_default();
+        closures.resize(1458, Closure::EMPTY);
         rounds.resize(1458 * 1458, 0);
         Closures {
             y: !mode.nishio(),
@@ -1702,7 +1770,8 @@ impl Closures {
             counts: std::array::from_fn(|h| {
                 std::array::from_fn(|d| (places[d] & super::HOUSE_MASK[h]).count_ones() as u8)
             }),
-            made: vec![None; 1458],
+            made: vec![false; 1458],
+            closures,
             rounds,
             queue: Vec::with_capacity(256),
         }
@@ -1711,11 +1780,11 @@ impl Closures {
     /// The closure of assumption `a`, made if not yet, for a search keeping chains of at most
     /// `limit` nodes.
     fn get(&mut self, a: Id, limit: usize) -> &Closure {
-        if self.made[a as usize].is_none() {
-            let c = self.make(a, limit);
-            self.made[a as usize] = Some(c);
+        if !self.made[a as usize] {
+            self.closures[a as usize] = self.make(a, limit);
+            self.made[a as usize] = true;
         }
-        self.made[a as usize].as_ref().unwrap()
+        &self.closures[a as usize]
     }
 
     /// The round of potential `t` in the closure of `a` (which must hold it).
@@ -1740,63 +1809,25 @@ impl Closures {
             conflict: u32::MAX,
             rounds: &mut self.rounds[base..base + 1458],
             queue: &mut self.queue,
+            y,
+            dynamic,
+            orig,
+            places,
+            counts,
         };
         // Adds "c is not d" found in round r, and the on potentials it completes.
-        let add_off = |run: &mut Run, c: usize, d: usize, r: u8| {
-            let bit = 1u128 << c;
-            if run.off[d] & bit != 0 {
-                return;
-            }
-            run.off[d] |= bit;
-            let i = id(c, d, false);
-            run.rounds[i as usize] = r;
-            if run.on[d] & bit != 0 {
-                let lb = r as u32 + run.rounds[i as usize + 1] as u32 + 2;
-                run.conflict = run.conflict.min(lb);
-            }
-            let next = r.saturating_add(1);
-            if dynamic {
-                if y {
-                    run.cur[c] &= !(1 << d);
-                    let m = run.cur[c];
-                    if m != 0 && m & (m - 1) == 0 {
-                        run.add_on(c, m.trailing_zeros() as usize, next);
-                    }
-                }
-                for &h in &CELL_HOUSES[c] {
-                    let n = &mut run.left[h as usize][d];
-                    *n -= 1;
-                    if *n == 1 {
-                        let m = places[d] & !run.off[d] & super::HOUSE_MASK[h as usize];
-                        run.add_on(m.trailing_zeros() as usize, d, next);
-                    }
-                }
-            } else {
-                let m = orig[c];
-                if y && m.count_ones() == 2 {
-                    run.add_on(c, (m & !(1 << d)).trailing_zeros() as usize, next);
-                }
-                for &h in &CELL_HOUSES[c] {
-                    if counts[h as usize][d] == 2 {
-                        let rest = places[d] & super::HOUSE_MASK[h as usize] & !bit;
-                        run.add_on(rest.trailing_zeros() as usize, d, next);
-                    }
-                }
-            }
-        };
         let (c0, d0) = (id_cell(a), id_digit(a));
         if id_on(a) {
             run.add_on(c0, d0, 0);
         } else {
-            add_off(&mut run, c0, d0, 0);
+            run.add_off(c0, d0, 0);
         }
         let mut k = 0;
         let mut cut = None;
         while k < run.queue.len() {
-            let p = run.queue[k];
+            let (p, r) = run.queue[k];
             k += 1;
             let (c, d) = (id_cell(p), id_digit(p));
-            let r = run.rounds[p as usize];
             // The queue's rounds never decrease, and on potentials of round r are processed
             // after every potential of round r or less was added.
             // A potential not yet found has round r + 1 or more, so at least r + 2 ancestors:
@@ -1808,14 +1839,14 @@ impl Closures {
             let next = r.saturating_add(1);
             if y {
                 for v in bits(orig[c] & !(1 << d)) {
-                    add_off(&mut run, c, v, next);
+                    run.add_off(c, v, next);
                 }
             }
             let mut m = super::PEER_MASK[c] & places[d] & !run.off[d];
             while m != 0 {
                 let o = m.trailing_zeros() as usize;
                 m &= m - 1;
-                add_off(&mut run, o, d, next);
+                run.add_off(o, d, next);
             }
         }
         // A conflict not yet found has a potential of round `cut + 1` or later.
