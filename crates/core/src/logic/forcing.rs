@@ -25,6 +25,12 @@
 //! The rating is the mode's base plus SE's length bonus for the total number of distinct nodes
 //! over all branches. Every propagation visits each of the 1,458 potentials at most once, so each
 //! search is bounded.
+//!
+//! The Nishio, multiple and dynamic searches for a step first make each assumption's
+//! closure (`Closure`: what it implies, on bit masks, without parents, with a lower bound on each
+//! potential's ancestors) and propagate exactly, with SE's parents and order, only the
+//! assumptions that take part in a chain that could still be kept (docs/logic.md, "Speed, sixth
+//! round").
 
 use std::cell::{Cell as Flag, RefCell};
 use std::collections::VecDeque;
