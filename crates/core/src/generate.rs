@@ -433,13 +433,13 @@ fn other_solution_in(
     mut base: Solver,
     cells: CellSet,
     g: &Grid,
-    near: Option<&Near>,
+    near: Option<(&Near, bool)>,
 ) -> Option<Grid> {
     for c in cells.iter() {
         let mut s = base;
         s.forbid(c, g.get(c));
         let found = match near {
-            Some(near) => s.first_near(near),
+            Some((near, light)) => s.first_near(near, light),
             None => s.count(1).solution,
         };
         if let Some(h) = found {
@@ -460,6 +460,10 @@ struct SolutionGrid {
     /// Whether the grid has a half-turn automorphism ([`half_turn_grid`]): then the half turn
     /// of each unavoidable set learned is one too.
     half_turn: bool,
+    /// Whether the searches near the grid propagate lightly from the root (see
+    /// [`Solver::first_near`]): set for strictly minimal symmetric puzzles only, so that the
+    /// local search for few givens gives the same puzzles as before.
+    light: bool,
 }
 
 impl SolutionGrid {
@@ -467,13 +471,19 @@ impl SolutionGrid {
         SolutionGrid {
             near: near.then(|| Near::new(&grid)),
             half_turn: false,
+            light: false,
             grid,
         }
     }
 
     /// [`other_solution_in`] for this grid.
     fn other_solution_in(&self, base: Solver, cells: CellSet) -> Option<Grid> {
-        other_solution_in(base, cells, &self.grid, self.near.as_ref())
+        other_solution_in(
+            base,
+            cells,
+            &self.grid,
+            self.near.as_ref().map(|n| (n, self.light)),
+        )
     }
 }
 
@@ -701,6 +711,9 @@ struct Digger<'a> {
     /// The givens of `p`, kept in step with it.
     filled: CellSet,
     givens: usize,
+    /// Cells of kept pair orbits that could be removed alone when their orbit was tested (see
+    /// [`Digger::run`]): likely weak orbits, which the repair checks first.
+    spare: CellSet,
 }
 
 impl Digger<'_> {
@@ -749,6 +762,16 @@ impl Digger<'_> {
                         self.givens -= cells.len() as usize;
                     }
                     Some(h) if self.learn => {
+                        // The searches forbid the grid's digit in the orbit's cells in turn,
+                        // placing it in the cells before: a solution that agrees with the grid
+                        // in the first cell was found by a later search, so the first search
+                        // found none, and the puzzle without that first cell alone had no other
+                        // solution (its solutions are among those of the puzzle without the
+                        // whole orbit): the cell was removable alone, the orbit weak.
+                        let first = cells.iter().next().expect("an orbit has a cell");
+                        if cells.len() > 1 && h.get(first) == self.grid.get(first) {
+                            self.spare |= CellSet::single(first);
+                        }
                         let u = difference(&h, self.grid);
                         self.learned.push(u);
                         if self.grid.half_turn {
@@ -786,7 +809,8 @@ impl Digger<'_> {
 
 /// Digs `p` (proper, with solution `grid`) down to a puzzle that is minimal over `orbits`,
 /// trying them in random order and never going below `floor` givens. If `learn`, also returns
-/// the unavoidable sets learned on the way.
+/// the unavoidable sets learned on the way, and the cells of kept orbits that could be removed
+/// alone when their orbit was tested ([`Digger::spare`]).
 ///
 /// Minimal for free: removing givens only adds solutions, so a removal that failed once fails
 /// after any later removal too, and one pass leaves no removable orbit (unless the floor
@@ -799,7 +823,7 @@ fn dig<R: RngCore>(
     floor: usize,
     learn: bool,
     rng: &mut R,
-) -> (Puzzle, Vec<CellSet>) {
+) -> (Puzzle, Vec<CellSet>, CellSet) {
     let filled = givens_of(&p);
     let mut order: Vec<CellSet> = orbits
         .iter()
@@ -814,11 +838,12 @@ fn dig<R: RngCore>(
         learn,
         givens: p.givens(),
         filled,
+        spare: CellSet::EMPTY,
         solver: Solver::new(&p),
         p,
     };
     d.dig(&order, floor);
-    (d.p, d.learned)
+    (d.p, d.learned, d.spare & d.filled)
 }
 
 /// Adds the `learned` sets of `grid` that are new to `known`, up to [`MAX_LEARNED`] sets in
@@ -919,7 +944,7 @@ fn descend<R: RngCore>(
         let other = grid.other_solution_in(base, removed);
         let Some(h) = other else {
             // Still proper without it: `p` was not minimal (the floor stopped its digging).
-            let (q, learned) = dig(r, grid, &unavoidable, orbits, lo, true, rng);
+            let (q, learned, _) = dig(r, grid, &unavoidable, orbits, lo, true, rng);
             remember(&mut unavoidable, learned, grid);
             p = q;
             givens = p.givens();
@@ -950,7 +975,7 @@ fn descend<R: RngCore>(
         {
             continue;
         }
-        let (q, learned) = dig(with(&r, e, grid), grid, &unavoidable, orbits, lo, true, rng);
+        let (q, learned, _) = dig(with(&r, e, grid), grid, &unavoidable, orbits, lo, true, rng);
         remember(&mut unavoidable, learned, grid);
         p = q;
         givens = p.givens();
@@ -1311,6 +1336,7 @@ fn orbit_of(orbits: &[CellSet], c: Cell) -> CellSet {
 /// is dug again to orbit-minimal. The walk stops at the first puzzle with no removable given.
 fn make_minimal<R: RngCore>(
     mut p: Puzzle,
+    mut spare: CellSet,
     grid: &SolutionGrid,
     unavoidable: &mut Vec<CellSet>,
     orbits: &[CellSet],
@@ -1327,6 +1353,9 @@ fn make_minimal<R: RngCore>(
         // five).
         let mut cells: Vec<Cell> = givens_of(&p).iter().collect();
         shuffle(&mut cells, rng);
+        // The cells the last dig found removable alone first, each part in random order (see
+        // `Digger::spare`; 2.7% fewer instructions over seeds 1-6).
+        cells.sort_by_key(|&c| !spare.contains(c));
         let mut tried = witnessed(unavoidable, givens_of(&p));
         let mut weak_seen = false;
         let mut moved = None;
@@ -1354,9 +1383,10 @@ fn make_minimal<R: RngCore>(
             return Some(p);
         }
         let q = moved?;
-        let (q, learned) = dig(q, grid, unavoidable, orbits, 0, true, rng);
+        let (q, learned, found_spare) = dig(q, grid, unavoidable, orbits, 0, true, rng);
         remember(unavoidable, learned, grid);
         p = q;
+        spare = found_spare;
     }
     None
 }
@@ -1438,7 +1468,8 @@ fn attempt<R: RngCore>(
     let learn = config.givens.is_some() || repair;
     let mut grid = SolutionGrid::new(grid, learn);
     grid.half_turn = half_turn;
-    let (mut p, learned) = dig(
+    grid.light = repair;
+    let (mut p, learned, spare) = dig(
         grid.to_puzzle(),
         &grid,
         &unavoidable,
@@ -1466,7 +1497,7 @@ fn attempt<R: RngCore>(
         return None;
     }
     if repair {
-        p = make_minimal(p, &grid, &mut unavoidable, orbits, rng)?;
+        p = make_minimal(p, spare, &grid, &mut unavoidable, orbits, rng)?;
         if !(lo..=hi).contains(&p.givens()) {
             return None;
         }
@@ -1780,6 +1811,7 @@ mod tests {
                     solver: Solver::new(&g.to_puzzle()),
                     filled: CellSet::ALL,
                     givens: 81,
+                    spare: CellSet::EMPTY,
                 };
                 d.dig(&order, 0);
                 assert_eq!(d.p, plain);
@@ -1828,10 +1860,12 @@ mod tests {
                 };
                 let mut grid = SolutionGrid::new(g, true);
                 grid.half_turn = half_turn;
+                grid.light = true;
                 let mut known = unavoidable_sets(&g);
-                let (p, learned) = dig(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+                let (p, learned, spare) =
+                    dig(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
                 remember(&mut known, learned, &grid);
-                let Some(p) = make_minimal(p, &grid, &mut known, orbits, &mut rng) else {
+                let Some(p) = make_minimal(p, spare, &grid, &mut known, orbits, &mut rng) else {
                     continue;
                 };
                 made += 1;
