@@ -1844,6 +1844,31 @@ mod tests {
     }
 
     #[test]
+    fn cells_a_dig_finds_spare_can_be_removed_alone() {
+        // A dig of an orbit-minimal puzzle removes nothing, so each kept orbit is tested against
+        // the puzzle itself: a cell it reports spare can be removed alone, and its orbit is weak.
+        let mut rng = rng_for(17, 0);
+        let orbits = Symmetry::Rot180.orbit_table();
+        let mut spares = 0;
+        for _ in 0..40 {
+            let g = random_grid(&mut rng);
+            let grid = SolutionGrid::new(g, true);
+            let known = unavoidable_sets(&g);
+            let (p, _, _) = dig(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+            let (q, _, spare) = dig(p, &grid, &[], orbits, 0, true, &mut rng);
+            assert_eq!(q, p);
+            assert!((spare & !givens_of(&p)).is_empty());
+            for c in spare.iter() {
+                spares += 1;
+                let r = without(&p, CellSet::single(c));
+                assert_eq!(count_solutions(&r, 2).count, 1, "{c:?} is necessary in {p}");
+            }
+        }
+        // Weak orbits are common (about 5 an orbit-minimal puzzle): the test saw some.
+        assert!(spares >= 10, "{spares} spare cells");
+    }
+
+    #[test]
     fn repair_gives_minimal_puzzles_on_both_kinds_of_grid() {
         // The two branches of a rot180 minimal attempt, each checked cell by cell by a
         // count-to-two search: uniform grids (the old walk) and grids with a half-turn
