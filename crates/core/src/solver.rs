@@ -1299,11 +1299,19 @@ impl Solver {
     /// a grid `g` first (`near`, made from `g`, see [`Near`]); with some of `g`'s digits
     /// forbidden, a solution other than `g` that differs from it little, if there is one. Same
     /// answer as `count(1)` as to whether a solution exists; possibly another solution.
-    pub(crate) fn first_near(&self, near: &Near) -> Option<Grid> {
+    ///
+    /// With `light`, the search propagates lightly from the root ([`Search::light`]: band
+    /// updates and naked singles, full propagation after [`FULL_AFTER_GUESSES`] guesses); the
+    /// same answer as to whether a solution exists, perhaps another one. The repair of strictly
+    /// minimal symmetric puzzles asks for it: its puzzles are near-complete subsets of the grid
+    /// (24-30 givens, one digit forbidden), whose searches the root's stack updates and triads
+    /// do not shorten enough to pay for (docs/generate.md, "Sixth pass": 8% fewer instructions).
+    pub(crate) fn first_near(&self, near: &Near, light: bool) -> Option<Grid> {
         if self.conflicts != 0 {
             return None;
         }
         let mut search = Search::new(near, 1);
+        search.light = light;
         search.run(&mut self.state.clone());
         search.first.map(Grid::from_valid_bytes)
     }
@@ -1570,8 +1578,14 @@ mod tests {
             let mut s = Solver::new(&p);
             s.forbid(empty, g.get(empty));
             let plain = s.count(1);
-            let other = s.first_near(&near);
+            let other = s.first_near(&near, false);
             assert_eq!(other.is_some(), plain.count == 1, "puzzle {p}");
+            let light = s.first_near(&near, true);
+            assert_eq!(light.is_some(), plain.count == 1, "puzzle {p}, light");
+            if let Some(h) = light {
+                assert_ne!(h.get(empty), g.get(empty));
+                assert!(p.filled().iter().all(|c| p.get(c) == Some(h.get(c))));
+            }
             if let Some(h) = other {
                 found += 1;
                 assert_ne!(h.get(empty), g.get(empty));
