@@ -673,75 +673,231 @@ impl HalfDepth {
 }
 
 /// The shortest XY forcing chain over many sources: its length, if at most `max_depth`, and
-/// the sources (indices into `sources`) whose shortest chain has it, in order. Runs every
-/// source's [`chain_depth_xy`] search side by side, one layer at a time, and stops at the
-/// first depth `k` where some chain of length at most `2k` is known: every shorter chain, from
-/// any source, would have been found by then. Searching the sources one after the other
-/// instead, the first ones go as deep as their own shortest chain, however long; side by side,
-/// no source goes deeper than half the shortest chain of all.
+/// the sources (indices into `sources`, which must be candidates) whose shortest chain has it,
+/// in order. Runs every source's [`chain_depth_xy`] search side by side, one layer at a time,
+/// and stops at the first depth `k` where some chain of length at most `2k` is known: every
+/// shorter chain, from any source, would have been found by then. Searching the sources one
+/// after the other instead, the first ones go as deep as their own shortest chain, however
+/// long; side by side, no source goes deeper than half the shortest chain of all.
+///
+/// A source's search finds its first chain at the first layer `k` where a potential it reaches
+/// is the opposite of one it reached before, and that chain has length at most `2k - 1`; so the
+/// side-by-side search ends at the first layer where any source meets such an opposite, and
+/// only the sources that meet there can have the shortest chain. The layers are therefore made
+/// for all sources at once, transposed ([`Layers`]: per potential, the set of sources that
+/// reach it, one bit a source), and only the few sources that meet at the last layer are
+/// searched again alone for their exact length.
 fn shortest_xy_chains(
     l: &Links,
     sources: &[(u16, bool)],
     max_depth: u16,
 ) -> Option<(u16, Vec<usize>)> {
     thread_local! {
-        // The layers' storage, kept from one search to the next (it grows to hundreds of KB).
-        static SCRATCH: std::cell::RefCell<(Vec<[u128; 9]>, Vec<u32>)> = Default::default();
+        // The layers' storage, kept from one search to the next.
+        static SCRATCH: std::cell::RefCell<Layers> = Default::default();
     }
-    SCRATCH.with_borrow_mut(|(arena, slots)| {
-        arena.clear();
-        slots.clear();
-        shortest_xy_chains_in(l, sources, max_depth, arena, slots)
-    })
+    SCRATCH.with_borrow_mut(|layers| shortest_xy_chains_in(l, sources, max_depth, layers))
 }
 
-/// [`shortest_xy_chains`] with the storage for the layers: layer k of source s is
-/// `arena[slots[k * n + s]]`.
+/// The storage of [`shortest_xy_chains`]: the candidates numbered `0..p` (`index`, `pots`), the
+/// X and Y links between them, and per potential (candidate and truth value) a set of sources
+/// as `words` 64-bit words: those that have reached it (`seen`), that reached it at the last
+/// layer (`front`), and that reach it at the next (`next`). Potential `(k, on)` has the words
+/// `(on * p + k) * words ..` of each table.
+#[derive(Default)]
+struct Layers {
+    index: Vec<u16>,
+    pots: Vec<u16>,
+    /// Per candidate `k`: the off potentials that its on potential forces are
+    /// `on_links[on_start[k]..on_start[k + 1]]`; likewise the on potentials its off one forces.
+    on_start: Vec<u32>,
+    on_links: Vec<u16>,
+    off_start: Vec<u32>,
+    off_links: Vec<u16>,
+    seen: Vec<Block>,
+    front: Vec<Block>,
+    next: Vec<Block>,
+}
+
+/// [`shortest_xy_chains`] with its storage.
+///
+/// # Complexity
+/// Per layer, one pass over every link with a few words per link (a word holds 64 sources):
+/// the hot path of the XY forcing chains (`benches/logic.rs`, bands diabolical and extreme).
 fn shortest_xy_chains_in(
     l: &Links,
     sources: &[(u16, bool)],
     max_depth: u16,
-    arena: &mut Vec<[u128; 9]>,
-    slots: &mut Vec<u32>,
+    t: &mut Layers,
 ) -> Option<(u16, Vec<usize>)> {
-    let n = sources.len();
-    let mut states = Vec::with_capacity(n);
-    for &(pot, on) in sources {
-        let (s, first) = HalfDepth::new(pot, on);
-        slots.push(arena.len() as u32);
-        arena.push(first);
-        states.push(s);
+    // Number the candidates and list their links (the same links as `expand_xy`).
+    t.index.clear();
+    t.index.resize(729, u16::MAX);
+    t.pots.clear();
+    for pot in 0..729 {
+        if l.cand[pot % 9] >> (pot / 9) & 1 == 1 {
+            t.index[pot] = t.pots.len() as u16;
+            t.pots.push(pot as u16);
+        }
+    }
+    t.on_start.clear();
+    t.on_links.clear();
+    t.off_start.clear();
+    t.off_links.clear();
+    for &pot in &t.pots {
+        let (c, d) = (pot as usize / 9, pot as usize % 9);
+        t.on_start.push(t.on_links.len() as u32);
+        // On: the cell's other candidates and the digit's other places in its houses.
+        for v in 0..9 {
+            if v != d && l.cand[v] >> c & 1 == 1 {
+                t.on_links.push(t.index[c * 9 + v]);
+            }
+        }
+        let mut m = PEER_MASK[c] & l.cand[d];
+        while m != 0 {
+            t.on_links
+                .push(t.index[m.trailing_zeros() as usize * 9 + d]);
+            m &= m - 1;
+        }
+        // Off: the conjugates, and the cell's other candidate if it has two.
+        t.off_start.push(t.off_links.len() as u32);
+        let pi = pot as usize;
+        for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
+            t.off_links.push(t.index[q as usize]);
+        }
+        if l.mate[pi] != NONE16 {
+            t.off_links.push(t.index[l.mate[pi] as usize]);
+        }
+    }
+    t.on_start.push(t.on_links.len() as u32);
+    t.off_start.push(t.off_links.len() as u32);
+    // The sources in chunks of `BLOCK_SOURCES`, each searched alone: a chunk stops at the
+    // first layer where one of its sources meets an opposite, or at the layer where an earlier
+    // chunk did (the search of all sources at once stops at the earliest of these).
+    let mut end_layer = u32::MAX;
+    let mut met_all: Vec<usize> = Vec::new();
+    for (chunk, part) in sources.chunks(BLOCK_SOURCES).enumerate() {
+        let Some((layer, met)) = chunk_meets(t, part, max_depth, end_layer) else {
+            continue;
+        };
+        if layer < end_layer {
+            end_layer = layer;
+            met_all.clear();
+        }
+        let mut m = met;
+        for (x, word) in m.iter_mut().enumerate() {
+            while *word != 0 {
+                met_all.push(chunk * BLOCK_SOURCES + x * 64 + word.trailing_zeros() as usize);
+                *word &= *word - 1;
+            }
+        }
+    }
+    // The sources that met an opposite at that layer: their exact lengths, searched alone.
+    let mut shortest = u16::MAX;
+    let mut which = Vec::new();
+    for i in met_all {
+        let (pot, on) = sources[i];
+        if let Some(depth) = chain_depth_xy(l, pot, on, max_depth) {
+            if depth < shortest {
+                shortest = depth;
+                which.clear();
+            }
+            if depth == shortest {
+                which.push(i);
+            }
+        }
+    }
+    (!which.is_empty()).then_some((shortest, which))
+}
+
+/// Sources per chunk of [`shortest_xy_chains_in`]: one [`Block`].
+const BLOCK_SOURCES: usize = 512;
+
+/// A set of up to [`BLOCK_SOURCES`] sources, one bit each (a fixed size, so that the
+/// compiler makes each operation on it a few vector instructions).
+type Block = [u64; BLOCK_SOURCES / 64];
+
+/// The side-by-side search of the sources `part` (at most [`BLOCK_SOURCES`]) on the links of
+/// `t`: the first layer at which some of them reach the opposite of a potential they reached
+/// before, with those sources; `None` if there is none up to `end_layer` or within
+/// `max_depth` (as [`chain_depth_xy`] bounds its search).
+fn chunk_meets(
+    t: &mut Layers,
+    part: &[(u16, bool)],
+    max_depth: u16,
+    end_layer: u32,
+) -> Option<(u32, Block)> {
+    let p = t.pots.len();
+    for table in [&mut t.seen, &mut t.front, &mut t.next] {
+        table.clear();
+        table.resize(2 * p, [0; BLOCK_SOURCES / 64]);
+    }
+    for (i, &(pot, on)) in part.iter().enumerate() {
+        let k = on as usize * p + t.index[pot as usize] as usize;
+        t.seen[k][i / 64] |= 1 << (i % 64);
+        t.front[k][i / 64] |= 1 << (i % 64);
     }
     let mut k: u32 = 0;
-    let shortest = loop {
-        let best = states.iter().map(|s| s.best).min().unwrap_or(u32::MAX);
-        let live = states.iter().any(|s| !s.exhausted);
-        if best <= 2 * k || !live {
-            break best;
-        }
-        if 2 * k >= max_depth as u32 {
+    loop {
+        // No source has met an opposite yet (the search ends at the first layer where one
+        // does), so every source's best is unknown: stop where the next layer would be too
+        // deep, as `chain_depth_xy` does.
+        if 2 * k >= max_depth as u32 || k >= end_layer {
             return None;
         }
-        let row = slots.len();
-        slots.resize(row + n, u32::MAX);
-        for (i, s) in states.iter_mut().enumerate() {
-            if s.exhausted {
-                continue;
-            }
-            let (arena_ref, slots_ref) = (&*arena, &*slots);
-            if let Some(next) = s.advance(l, |j| &arena_ref[slots_ref[j as usize * n + i] as usize])
-            {
-                slots[row + i] = arena.len() as u32;
-                arena.push(next);
+        let Layers {
+            on_start,
+            on_links,
+            off_start,
+            off_links,
+            front,
+            next,
+            seen,
+            ..
+        } = &mut *t;
+        // On potentials force off ones (table half 0), off potentials on ones (half 1).
+        for (from, to, start, links) in [
+            (p, 0, &*on_start, &*on_links),
+            (0, p, &*off_start, &*off_links),
+        ] {
+            for j in 0..p {
+                let f = front[from + j];
+                if f == [0; BLOCK_SOURCES / 64] {
+                    continue;
+                }
+                for &q in &links[start[j] as usize..start[j + 1] as usize] {
+                    let dst = &mut next[to + q as usize];
+                    for x in 0..BLOCK_SOURCES / 64 {
+                        dst[x] |= f[x];
+                    }
+                }
             }
         }
         k += 1;
-    };
-    if shortest > max_depth as u32 {
-        return None;
+        let mut live = 0u64;
+        let mut met = [0u64; BLOCK_SOURCES / 64];
+        for id in 0..2 * p {
+            let opp = if id < p { id + p } else { id - p };
+            let (nx, sn) = (next[id], seen[opp]);
+            next[id] = [0; BLOCK_SOURCES / 64];
+            let (s, f) = (&mut seen[id], &mut front[id]);
+            for x in 0..BLOCK_SOURCES / 64 {
+                let new = nx[x] & !s[x];
+                s[x] |= new;
+                f[x] = new;
+                live |= new;
+                // A source's layer holds one truth value, so its bits in the opposite
+                // potential's `seen` are not changed by this layer.
+                met[x] |= new & sn[x];
+            }
+        }
+        if met != [0; BLOCK_SOURCES / 64] {
+            return Some((k, met));
+        }
+        if live == 0 {
+            return None;
+        }
     }
-    let which = (0..n).filter(|&i| states[i].best == shortest).collect();
-    Some((shortest as u16, which))
 }
 
 /// The plain layer-by-layer search that [`chain_depth_xy`] must agree with (tests only).
