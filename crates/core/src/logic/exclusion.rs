@@ -126,7 +126,21 @@ fn triple_or_pair(
                 // No third cell can make two common excluders.
                 continue;
             }
-            let mut rest = twin;
+            // A triple sees a changed cell if one of its cells changed or a changed cell sees
+            // all three: with `a` and `b` unchanged, the third cell must have changed or see a
+            // changed cell that sees `a` and `b`.
+            let hot = if dirty >> a & 1 == 1 || dirty >> b & 1 == 1 {
+                !0
+            } else {
+                let mut near = dirty;
+                let mut x = dirty & PEER_MASK[a] & PEER_MASK[b];
+                while x != 0 {
+                    near |= PEER_MASK[x.trailing_zeros() as usize];
+                    x &= x - 1;
+                }
+                near
+            };
+            let mut rest = twin & hot;
             while rest != 0 {
                 // The third cells in ascending order.
                 let t = rest.trailing_zeros() as usize;
