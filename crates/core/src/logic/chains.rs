@@ -692,11 +692,12 @@ fn shortest_xy_chains(
     sources: &[(u16, bool)],
     max_depth: u16,
 ) -> Option<(u16, Vec<usize>)> {
-    thread_local! {
-        // The layers' storage, kept from one search to the next.
-        static SCRATCH: std::cell::RefCell<Layers> = Default::default();
-    }
     SCRATCH.with_borrow_mut(|layers| shortest_xy_chains_in(l, sources, max_depth, layers))
+}
+
+thread_local! {
+    /// The storage of [`shortest_xy_chains`], kept from one search to the next.
+    static SCRATCH: std::cell::RefCell<Layers> = Default::default();
 }
 
 /// The storage of [`shortest_xy_chains`]: the candidates numbered `0..p` (`index`, `pots`), the
@@ -717,6 +718,9 @@ struct Layers {
     seen: Vec<Block>,
     front: Vec<Block>,
     next: Vec<Block>,
+    /// Whether the last search found that no source reaches its opposite by any path (see
+    /// [`some_source_reaches_its_opposite`]).
+    proved_none: bool,
 }
 
 impl Layers {
@@ -780,7 +784,8 @@ fn shortest_xy_chains_in(
     t.build(l);
     // Most searches on a hard puzzle's boards find no chain at all, after layers down to the
     // far end of the links: one pass over the links proves that first.
-    if !some_source_reaches_its_opposite(t, sources) {
+    t.proved_none = !some_source_reaches_its_opposite(t, sources);
+    if t.proved_none {
         return None;
     }
     // The sources in chunks of `BLOCK_SOURCES`, each searched alone: a chunk stops at the
@@ -1533,7 +1538,20 @@ pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option
         want,
     };
     loop_hints(&mut search, x_only, Part::Chains, &mut out);
+    SCRATCH.with_borrow_mut(|t| t.proved_none = false);
     loop_hints(&mut search, both, Part::Chains, &mut out);
+    // Most chain steps of the hardest puzzles have no static chain and no useful cycle: when
+    // the XY chains' search proved that no candidate, on, has a path of links to its off
+    // potential (every candidate is one of its sources when no cell has a single candidate),
+    // no cycle can remove anything. If a cycle removes candidate `o`, `o` sees a node `a` on
+    // and a node `b` off of its digit on the loop; every link has its contrapositive, so the
+    // loop also holds reversed, every truth value flipped, with `a` off and `b` on: "`o` on"
+    // forces "`a` off", the reversed loop leads from there to "`b` on", which forces "`o`
+    // off". The links of X-only and Y-only cycles are among the XY chains' links.
+    if SCRATCH.with_borrow(|t| t.proved_none) && board.cands.iter().all(|m| m.count_ones() != 1) {
+        debug_assert!(out.all.is_empty(), "a chain is a path to the opposite");
+        return None;
+    }
     loop_hints(&mut search, x_only, Part::Cycles, &mut out);
     loop_hints(&mut search, y_only, Part::Cycles, &mut out);
     loop_hints(&mut search, both, Part::Cycles, &mut out);
