@@ -1727,6 +1727,52 @@ mod tests {
     }
 
     #[test]
+    fn no_path_to_an_opposite_means_no_useful_cycle() {
+        // The chain steps of extreme-band puzzles: where the XY chains' one-pass test proves
+        // that no candidate reaches its opposite, the cycle searches, unbounded, find nothing.
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let (mut proved, mut boards) = (0, 0);
+        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(5) {
+            let p: Puzzle = line.split('\t').next().unwrap().parse().unwrap();
+            let mut board = Board::new(&p);
+            while let Some(step) = super::super::next_step(&board) {
+                if step.rating >= Rating(62) {
+                    boards += 1;
+                    let links = Links::new(&board);
+                    let mut sources = Vec::new();
+                    for c in 0..81 {
+                        if board.cands[c].count_ones() >= 2 {
+                            for d in super::super::bits(board.cands[c]) {
+                                sources.push(((c * 9 + d) as u16, true));
+                            }
+                        }
+                    }
+                    let none = SCRATCH.with_borrow_mut(|t| {
+                        t.build(&links);
+                        !some_source_reaches_its_opposite(t, &sources)
+                    });
+                    if none && board.cands.iter().all(|m| m.count_ones() != 1) {
+                        proved += 1;
+                        let (mut all, mut best) = (Vec::new(), (u16::MAX, usize::MAX));
+                        let mut out = Sink {
+                            all: &mut all,
+                            best: &mut best,
+                            want: &|_| true,
+                        };
+                        let mut search = Search::new(&board, &links, false, false);
+                        for setting in [(false, true), (true, false), (true, true)] {
+                            loop_hints(&mut search, setting, Part::Cycles, &mut out);
+                        }
+                        assert!(all.is_empty(), "{line}");
+                    }
+                }
+                board.apply(&step);
+            }
+        }
+        assert!(proved > 10 && proved < boards, "{proved} of {boards}");
+    }
+
+    #[test]
     fn side_by_side_chain_search_matches_source_by_source() {
         // The board before every step rated 6.2 or more (up to 60 boards), with every candidate
         // as a source both ways: the shortest chain and the sources that reach it.
