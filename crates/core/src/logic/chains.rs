@@ -673,75 +673,367 @@ impl HalfDepth {
 }
 
 /// The shortest XY forcing chain over many sources: its length, if at most `max_depth`, and
-/// the sources (indices into `sources`) whose shortest chain has it, in order. Runs every
-/// source's [`chain_depth_xy`] search side by side, one layer at a time, and stops at the
-/// first depth `k` where some chain of length at most `2k` is known: every shorter chain, from
-/// any source, would have been found by then. Searching the sources one after the other
-/// instead, the first ones go as deep as their own shortest chain, however long; side by side,
-/// no source goes deeper than half the shortest chain of all.
+/// the sources (indices into `sources`, which must be candidates) whose shortest chain has it,
+/// in order. Runs every source's [`chain_depth_xy`] search side by side, one layer at a time,
+/// and stops at the first depth `k` where some chain of length at most `2k` is known: every
+/// shorter chain, from any source, would have been found by then. Searching the sources one
+/// after the other instead, the first ones go as deep as their own shortest chain, however
+/// long; side by side, no source goes deeper than half the shortest chain of all.
+///
+/// A source's search finds its first chain at the first layer `k` where a potential it reaches
+/// is the opposite of one it reached before, and that chain has length at most `2k - 1`; so the
+/// side-by-side search ends at the first layer where any source meets such an opposite, and
+/// only the sources that meet there can have the shortest chain. The layers are therefore made
+/// for all sources at once, transposed ([`Layers`]: per potential, the set of sources that
+/// reach it, one bit a source), and only the few sources that meet at the last layer are
+/// searched again alone for their exact length.
 fn shortest_xy_chains(
     l: &Links,
     sources: &[(u16, bool)],
     max_depth: u16,
 ) -> Option<(u16, Vec<usize>)> {
-    thread_local! {
-        // The layers' storage, kept from one search to the next (it grows to hundreds of KB).
-        static SCRATCH: std::cell::RefCell<(Vec<[u128; 9]>, Vec<u32>)> = Default::default();
-    }
-    SCRATCH.with_borrow_mut(|(arena, slots)| {
-        arena.clear();
-        slots.clear();
-        shortest_xy_chains_in(l, sources, max_depth, arena, slots)
-    })
+    SCRATCH.with_borrow_mut(|layers| shortest_xy_chains_in(l, sources, max_depth, layers))
 }
 
-/// [`shortest_xy_chains`] with the storage for the layers: layer k of source s is
-/// `arena[slots[k * n + s]]`.
+thread_local! {
+    /// The storage of [`shortest_xy_chains`], kept from one search to the next.
+    static SCRATCH: std::cell::RefCell<Layers> = Default::default();
+}
+
+/// The storage of [`shortest_xy_chains`]: the candidates numbered `0..p` (`index`, `pots`), the
+/// X and Y links between them, and per potential (candidate and truth value) a set of sources
+/// as `words` 64-bit words: those that have reached it (`seen`), that reached it at the last
+/// layer (`front`), and that reach it at the next (`next`). Potential `(k, on)` has the words
+/// `(on * p + k) * words ..` of each table.
+#[derive(Default)]
+struct Layers {
+    index: Vec<u16>,
+    pots: Vec<u16>,
+    /// Per candidate `k`: the off potentials that its on potential forces are
+    /// `on_links[on_start[k]..on_start[k + 1]]`; likewise the on potentials its off one forces.
+    on_start: Vec<u32>,
+    on_links: Vec<u16>,
+    off_start: Vec<u32>,
+    off_links: Vec<u16>,
+    seen: Vec<Block>,
+    front: Vec<Block>,
+    next: Vec<Block>,
+    /// Whether the last search found that no source reaches its opposite by any path (see
+    /// [`some_source_reaches_its_opposite`]).
+    proved_none: bool,
+}
+
+impl Layers {
+    /// Numbers the candidates of `l` and lists their links (the same links as `expand_xy`).
+    fn build(&mut self, l: &Links) {
+        let t = self;
+        t.index.clear();
+        t.index.resize(729, u16::MAX);
+        t.pots.clear();
+        for pot in 0..729 {
+            if l.cand[pot % 9] >> (pot / 9) & 1 == 1 {
+                t.index[pot] = t.pots.len() as u16;
+                t.pots.push(pot as u16);
+            }
+        }
+        t.on_start.clear();
+        t.on_links.clear();
+        t.off_start.clear();
+        t.off_links.clear();
+        for &pot in &t.pots {
+            let (c, d) = (pot as usize / 9, pot as usize % 9);
+            t.on_start.push(t.on_links.len() as u32);
+            // On: the cell's other candidates and the digit's other places in its houses.
+            for v in 0..9 {
+                if v != d && l.cand[v] >> c & 1 == 1 {
+                    t.on_links.push(t.index[c * 9 + v]);
+                }
+            }
+            let mut m = PEER_MASK[c] & l.cand[d];
+            while m != 0 {
+                t.on_links
+                    .push(t.index[m.trailing_zeros() as usize * 9 + d]);
+                m &= m - 1;
+            }
+            // Off: the conjugates, and the cell's other candidate if it has two.
+            t.off_start.push(t.off_links.len() as u32);
+            let pi = pot as usize;
+            for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
+                t.off_links.push(t.index[q as usize]);
+            }
+            if l.mate[pi] != NONE16 {
+                t.off_links.push(t.index[l.mate[pi] as usize]);
+            }
+        }
+        t.on_start.push(t.on_links.len() as u32);
+        t.off_start.push(t.off_links.len() as u32);
+    }
+}
+
+/// [`shortest_xy_chains`] with its storage.
+///
+/// # Complexity
+/// Per layer, one pass over every link with a few words per link (a word holds 64 sources):
+/// the hot path of the XY forcing chains (`benches/logic.rs`, bands diabolical and extreme).
 fn shortest_xy_chains_in(
     l: &Links,
     sources: &[(u16, bool)],
     max_depth: u16,
-    arena: &mut Vec<[u128; 9]>,
-    slots: &mut Vec<u32>,
+    t: &mut Layers,
 ) -> Option<(u16, Vec<usize>)> {
-    let n = sources.len();
-    let mut states = Vec::with_capacity(n);
-    for &(pot, on) in sources {
-        let (s, first) = HalfDepth::new(pot, on);
-        slots.push(arena.len() as u32);
-        arena.push(first);
-        states.push(s);
+    t.build(l);
+    // Most searches on a hard puzzle's boards find no chain at all, after layers down to the
+    // far end of the links: one pass over the links proves that first.
+    t.proved_none = !some_source_reaches_its_opposite(t, sources);
+    if t.proved_none {
+        return None;
     }
-    let mut k: u32 = 0;
-    let shortest = loop {
-        let best = states.iter().map(|s| s.best).min().unwrap_or(u32::MAX);
-        let live = states.iter().any(|s| !s.exhausted);
-        if best <= 2 * k || !live {
-            break best;
+    // The sources in chunks of `BLOCK_SOURCES`, each searched alone: a chunk stops at the
+    // first layer where one of its sources meets an opposite, or at the layer where an earlier
+    // chunk did (the search of all sources at once stops at the earliest of these).
+    let mut end_layer = u32::MAX;
+    let mut met_all: Vec<usize> = Vec::new();
+    for (chunk, part) in sources.chunks(BLOCK_SOURCES).enumerate() {
+        let Some((layer, met)) = chunk_meets(t, part, max_depth, end_layer) else {
+            continue;
+        };
+        if layer < end_layer {
+            end_layer = layer;
+            met_all.clear();
         }
-        if 2 * k >= max_depth as u32 {
-            return None;
+        let mut m = met;
+        for (x, word) in m.iter_mut().enumerate() {
+            while *word != 0 {
+                met_all.push(chunk * BLOCK_SOURCES + x * 64 + word.trailing_zeros() as usize);
+                *word &= *word - 1;
+            }
         }
-        let row = slots.len();
-        slots.resize(row + n, u32::MAX);
-        for (i, s) in states.iter_mut().enumerate() {
-            if s.exhausted {
+    }
+    // The sources that met an opposite at that layer: their exact lengths, searched alone.
+    let mut shortest = u16::MAX;
+    let mut which = Vec::new();
+    for i in met_all {
+        let (pot, on) = sources[i];
+        if let Some(depth) = chain_depth_xy(l, pot, on, max_depth) {
+            if depth < shortest {
+                shortest = depth;
+                which.clear();
+            }
+            if depth == shortest {
+                which.push(i);
+            }
+        }
+    }
+    (!which.is_empty()).then_some((shortest, which))
+}
+
+/// Whether some source has a forcing chain of any length: a path of links from the source to
+/// its opposite. Without one, every side-by-side search ends with nothing (a source meets the
+/// opposite of a potential it reached if and only if it reaches its own opposite, since every
+/// link has its contrapositive). Tarjan's strongly connected components of the links, found
+/// sinks first, each with the set of sources whose opposite it reaches (one bit a source);
+/// a source has a path to its opposite if and only if its own component's set holds it.
+///
+/// # Complexity
+/// One pass over the links, then a few words a link between components: a tenth or less of a
+/// side-by-side search that runs to the end.
+fn some_source_reaches_its_opposite(t: &Layers, sources: &[(u16, bool)]) -> bool {
+    let p = t.pots.len();
+    let nodes = 2 * p;
+    let w = sources.len().div_ceil(64);
+    // Node `on * p + k`: candidate `k` on or off, as in the tables of `Layers`.
+    let succ = |u: usize| -> &[u16] {
+        if u >= p {
+            let k = u - p;
+            &t.on_links[t.on_start[k] as usize..t.on_start[k + 1] as usize]
+        } else {
+            &t.off_links[t.off_start[u] as usize..t.off_start[u + 1] as usize]
+        }
+    };
+    // A link from node u leads to node `q` of the other half.
+    let target = |u: usize, q: u16| if u >= p { q as usize } else { p + q as usize };
+    // The sources whose opposite is each node, as lists (`first` per node, `next` per source).
+    let mut first = vec![u32::MAX; nodes];
+    let mut next_src = vec![u32::MAX; sources.len()];
+    for (j, &(pot, on)) in sources.iter().enumerate() {
+        let opp = (!on as usize) * p + t.index[pot as usize] as usize;
+        next_src[j] = first[opp];
+        first[opp] = j as u32;
+    }
+    const UNSEEN: u32 = u32::MAX;
+    let mut order = vec![UNSEEN; nodes];
+    let mut low = vec![0u32; nodes];
+    let mut comp = vec![u32::MAX; nodes];
+    let mut on_stack = vec![false; nodes];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut calls: Vec<(u32, u32)> = Vec::new();
+    let mut reach: Vec<u64> = Vec::new();
+    let mut members: Vec<u32> = Vec::new();
+    let mut counter = 0u32;
+    let mut comps = 0u32;
+    for root in 0..nodes {
+        if order[root] != UNSEEN {
+            continue;
+        }
+        calls.push((root as u32, 0));
+        order[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        while let Some(&mut (u, ref mut e)) = calls.last_mut() {
+            let u = u as usize;
+            let links = succ(u);
+            if (*e as usize) < links.len() {
+                let v = target(u, links[*e as usize]);
+                *e += 1;
+                if order[v] == UNSEEN {
+                    order[v] = counter;
+                    low[v] = counter;
+                    counter += 1;
+                    stack.push(v as u32);
+                    on_stack[v] = true;
+                    calls.push((v as u32, 0));
+                } else if on_stack[v] {
+                    low[u] = low[u].min(order[v]);
+                }
                 continue;
             }
-            let (arena_ref, slots_ref) = (&*arena, &*slots);
-            if let Some(next) = s.advance(l, |j| &arena_ref[slots_ref[j as usize * n + i] as usize])
-            {
-                slots[row + i] = arena.len() as u32;
-                arena.push(next);
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                let parent = parent as usize;
+                low[parent] = low[parent].min(low[u]);
+            }
+            if low[u] != order[u] {
+                continue;
+            }
+            // `u` roots a component: every component it reaches is done.
+            members.clear();
+            loop {
+                let v = stack.pop().expect("the root is on the stack") as usize;
+                on_stack[v] = false;
+                comp[v] = comps;
+                members.push(v as u32);
+                if v == u {
+                    break;
+                }
+            }
+            let base = reach.len();
+            reach.resize(base + w, 0);
+            for &v in &members {
+                let v = v as usize;
+                let mut j = first[v];
+                while j != u32::MAX {
+                    reach[base + j as usize / 64] |= 1 << (j % 64);
+                    j = next_src[j as usize];
+                }
+                for &q in succ(v) {
+                    let c = comp[target(v, q)];
+                    if c != comps {
+                        let from = c as usize * w;
+                        for x in 0..w {
+                            reach[base + x] |= reach[from + x];
+                        }
+                    }
+                }
+            }
+            comps += 1;
+        }
+    }
+    sources.iter().enumerate().any(|(j, &(pot, on))| {
+        let node = on as usize * p + t.index[pot as usize] as usize;
+        reach[comp[node] as usize * w + j / 64] >> (j % 64) & 1 == 1
+    })
+}
+
+/// Sources per chunk of [`shortest_xy_chains_in`]: one [`Block`].
+const BLOCK_SOURCES: usize = 512;
+
+/// A set of up to [`BLOCK_SOURCES`] sources, one bit each (a fixed size, so that the
+/// compiler makes each operation on it a few vector instructions).
+type Block = [u64; BLOCK_SOURCES / 64];
+
+/// The side-by-side search of the sources `part` (at most [`BLOCK_SOURCES`]) on the links of
+/// `t`: the first layer at which some of them reach the opposite of a potential they reached
+/// before, with those sources; `None` if there is none up to `end_layer` or within
+/// `max_depth` (as [`chain_depth_xy`] bounds its search).
+fn chunk_meets(
+    t: &mut Layers,
+    part: &[(u16, bool)],
+    max_depth: u16,
+    end_layer: u32,
+) -> Option<(u32, Block)> {
+    let p = t.pots.len();
+    for table in [&mut t.seen, &mut t.front, &mut t.next] {
+        table.clear();
+        table.resize(2 * p, [0; BLOCK_SOURCES / 64]);
+    }
+    for (i, &(pot, on)) in part.iter().enumerate() {
+        let k = on as usize * p + t.index[pot as usize] as usize;
+        t.seen[k][i / 64] |= 1 << (i % 64);
+        t.front[k][i / 64] |= 1 << (i % 64);
+    }
+    let mut k: u32 = 0;
+    loop {
+        // No source has met an opposite yet (the search ends at the first layer where one
+        // does), so every source's best is unknown: stop where the next layer would be too
+        // deep, as `chain_depth_xy` does.
+        if 2 * k >= max_depth as u32 || k >= end_layer {
+            return None;
+        }
+        let Layers {
+            on_start,
+            on_links,
+            off_start,
+            off_links,
+            front,
+            next,
+            seen,
+            ..
+        } = &mut *t;
+        // On potentials force off ones (table half 0), off potentials on ones (half 1).
+        for (from, to, start, links) in [
+            (p, 0, &*on_start, &*on_links),
+            (0, p, &*off_start, &*off_links),
+        ] {
+            for j in 0..p {
+                let f = front[from + j];
+                if f == [0; BLOCK_SOURCES / 64] {
+                    continue;
+                }
+                for &q in &links[start[j] as usize..start[j + 1] as usize] {
+                    let dst = &mut next[to + q as usize];
+                    for x in 0..BLOCK_SOURCES / 64 {
+                        dst[x] |= f[x];
+                    }
+                }
             }
         }
         k += 1;
-    };
-    if shortest > max_depth as u32 {
-        return None;
+        let mut live = 0u64;
+        let mut met = [0u64; BLOCK_SOURCES / 64];
+        for id in 0..2 * p {
+            let opp = if id < p { id + p } else { id - p };
+            let (nx, sn) = (next[id], seen[opp]);
+            next[id] = [0; BLOCK_SOURCES / 64];
+            let (s, f) = (&mut seen[id], &mut front[id]);
+            for x in 0..BLOCK_SOURCES / 64 {
+                let new = nx[x] & !s[x];
+                s[x] |= new;
+                f[x] = new;
+                live |= new;
+                // A source's layer holds one truth value, so its bits in the opposite
+                // potential's `seen` are not changed by this layer.
+                met[x] |= new & sn[x];
+            }
+        }
+        if met != [0; BLOCK_SOURCES / 64] {
+            return Some((k, met));
+        }
+        if live == 0 {
+            return None;
+        }
     }
-    let which = (0..n).filter(|&i| states[i].best == shortest).collect();
-    Some((shortest as u16, which))
 }
 
 /// The plain layer-by-layer search that [`chain_depth_xy`] must agree with (tests only).
@@ -1246,7 +1538,20 @@ pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option
         want,
     };
     loop_hints(&mut search, x_only, Part::Chains, &mut out);
+    SCRATCH.with_borrow_mut(|t| t.proved_none = false);
     loop_hints(&mut search, both, Part::Chains, &mut out);
+    // Most chain steps of the hardest puzzles have no static chain and no useful cycle: when
+    // the XY chains' search proved that no candidate, on, has a path of links to its off
+    // potential (every candidate is one of its sources when no cell has a single candidate),
+    // no cycle can remove anything. If a cycle removes candidate `o`, `o` sees a node `a` on
+    // and a node `b` off of its digit on the loop; every link has its contrapositive, so the
+    // loop also holds reversed, every truth value flipped, with `a` off and `b` on: "`o` on"
+    // forces "`a` off", the reversed loop leads from there to "`b` on", which forces "`o`
+    // off". The links of X-only and Y-only cycles are among the XY chains' links.
+    if SCRATCH.with_borrow(|t| t.proved_none) && board.cands.iter().all(|m| m.count_ones() != 1) {
+        debug_assert!(out.all.is_empty(), "a chain is a path to the opposite");
+        return None;
+    }
     loop_hints(&mut search, x_only, Part::Cycles, &mut out);
     loop_hints(&mut search, y_only, Part::Cycles, &mut out);
     loop_hints(&mut search, both, Part::Cycles, &mut out);
@@ -1422,6 +1727,52 @@ mod tests {
     }
 
     #[test]
+    fn no_path_to_an_opposite_means_no_useful_cycle() {
+        // The chain steps of extreme-band puzzles: where the XY chains' one-pass test proves
+        // that no candidate reaches its opposite, the cycle searches, unbounded, find nothing.
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let (mut proved, mut boards) = (0, 0);
+        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(5) {
+            let p: Puzzle = line.split('\t').next().unwrap().parse().unwrap();
+            let mut board = Board::new(&p);
+            while let Some(step) = super::super::next_step(&board) {
+                if step.rating >= Rating(62) {
+                    boards += 1;
+                    let links = Links::new(&board);
+                    let mut sources = Vec::new();
+                    for c in 0..81 {
+                        if board.cands[c].count_ones() >= 2 {
+                            for d in super::super::bits(board.cands[c]) {
+                                sources.push(((c * 9 + d) as u16, true));
+                            }
+                        }
+                    }
+                    let none = SCRATCH.with_borrow_mut(|t| {
+                        t.build(&links);
+                        !some_source_reaches_its_opposite(t, &sources)
+                    });
+                    if none && board.cands.iter().all(|m| m.count_ones() != 1) {
+                        proved += 1;
+                        let (mut all, mut best) = (Vec::new(), (u16::MAX, usize::MAX));
+                        let mut out = Sink {
+                            all: &mut all,
+                            best: &mut best,
+                            want: &|_| true,
+                        };
+                        let mut search = Search::new(&board, &links, false, false);
+                        for setting in [(false, true), (true, false), (true, true)] {
+                            loop_hints(&mut search, setting, Part::Cycles, &mut out);
+                        }
+                        assert!(all.is_empty(), "{line}");
+                    }
+                }
+                board.apply(&step);
+            }
+        }
+        assert!(proved > 10 && proved < boards, "{proved} of {boards}");
+    }
+
+    #[test]
     fn side_by_side_chain_search_matches_source_by_source() {
         // The board before every step rated 6.2 or more (up to 60 boards), with every candidate
         // as a source both ways: the shortest chain and the sources that reach it.
@@ -1433,7 +1784,7 @@ mod tests {
             "..5....4..4.1.2...6..7....3......5...3..8.......615...7..4...1...8...47..143....6",
             "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
         ];
-        let mut boards = 0;
+        let (mut boards, mut with_chain) = (0, 0);
         for text in puzzles {
             let p: Puzzle = text.parse().expect("puzzle parses");
             let mut board = Board::new(&p);
@@ -1450,6 +1801,13 @@ mod tests {
                             }
                         }
                     }
+                    let mut layers = Layers::default();
+                    layers.build(&links);
+                    let any = sources
+                        .iter()
+                        .any(|&(pot, on)| chain_depth_xy(&links, pot, on, u16::MAX).is_some());
+                    assert_eq!(some_source_reaches_its_opposite(&layers, &sources), any);
+                    with_chain += any as usize;
                     for max in [3, 6, 9, 14, u16::MAX] {
                         let depths: Vec<Option<u16>> = sources
                             .iter()
@@ -1470,5 +1828,10 @@ mod tests {
             }
         }
         assert!(boards > 10, "{boards} boards");
+        // Both answers of the test for a chain of any length occur.
+        assert!(
+            0 < with_chain && with_chain < boards,
+            "{with_chain} of {boards}"
+        );
     }
 }

@@ -42,6 +42,69 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
     if base.len() < degree {
         return None;
     }
+    // Triples whose test cannot have changed since the last search that found nothing are
+    // skipped (see `Memo`); `dirty` holds the cells that changed since then.
+    let memo_ok = degree == 3 && single == 0;
+    let dirty = if memo_ok {
+        MEMO.with_borrow(|m| m.dirty(board))
+    } else {
+        !0
+    };
+    let found = triple_or_pair(board, degree, &base, &excluders, dirty);
+    if memo_ok {
+        MEMO.with_borrow_mut(|m| m.keep(board, found.is_none()));
+    }
+    found
+}
+
+thread_local! {
+    /// The last board on which aligned triplet exclusion found nothing (on this thread).
+    static MEMO: std::cell::RefCell<Memo> = const {
+        std::cell::RefCell::new(Memo { cands: [0; 81], valid: false })
+    };
+}
+
+/// The board of the last aligned triplet search that tested every triple and found nothing,
+/// with no cell holding a single candidate. A triple's test reads only the candidates of its
+/// three cells and of the cells that see all three (the excluders among them); if none of these
+/// cells changed, and no cell holds a single candidate on either board, the triple was tested
+/// then (its cells were base cells with the same excluders) and found nothing, so it finds
+/// nothing now. Removing candidates elsewhere can make new excluders or base cells, but only
+/// for triples that see a changed cell, which are tested again. The memo makes the search
+/// skip most triples at each chain step of a hard puzzle, where the board changes by a few
+/// cells between two searches; it gives the same result on any board (a board of another
+/// puzzle differs everywhere, and every triple is tested).
+struct Memo {
+    cands: [u16; 81],
+    valid: bool,
+}
+
+impl Memo {
+    /// The cells whose candidates differ from the memo's board (every cell if there is none).
+    fn dirty(&self, board: &Board) -> u128 {
+        if !self.valid {
+            return !0;
+        }
+        (0..81).fold(0u128, |m, c| {
+            m | ((self.cands[c] != board.cands[c]) as u128) << c
+        })
+    }
+
+    fn keep(&mut self, board: &Board, found_nothing: bool) {
+        self.valid = found_nothing;
+        self.cands = board.cands;
+    }
+}
+
+/// The search of [`aligned_exclusion`] over its base cells, skipping the triples that see no
+/// `dirty` cell (see `Memo`).
+fn triple_or_pair(
+    board: &Board,
+    degree: usize,
+    base: &[usize],
+    excluders: &[u128; 81],
+    dirty: u128,
+) -> Option<Step> {
     let base_mask: u128 = base.iter().fold(0, |m, &c| m | 1 << c);
     for i in 0..base.len() {
         for j in i + 1..base.len() {
@@ -51,7 +114,7 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
                 if (excluders[a] & excluders[b]).count_ones() < 2 {
                     continue;
                 }
-                if let Some(s) = try_cells(board, &[a, b], &excluders) {
+                if let Some(s) = try_cells(board, &[a, b], excluders) {
                     return Some(s);
                 }
                 continue;
@@ -63,7 +126,21 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
                 // No third cell can make two common excluders.
                 continue;
             }
-            let mut rest = twin;
+            // A triple sees a changed cell if one of its cells changed or a changed cell sees
+            // all three: with `a` and `b` unchanged, the third cell must have changed or see a
+            // changed cell that sees `a` and `b`.
+            let hot = if dirty >> a & 1 == 1 || dirty >> b & 1 == 1 {
+                !0
+            } else {
+                let mut near = dirty;
+                let mut x = dirty & PEER_MASK[a] & PEER_MASK[b];
+                while x != 0 {
+                    near |= PEER_MASK[x.trailing_zeros() as usize];
+                    x &= x - 1;
+                }
+                near
+            };
+            let mut rest = twin & hot;
             while rest != 0 {
                 // The third cells in ascending order.
                 let t = rest.trailing_zeros() as usize;
@@ -71,7 +148,11 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
                 if (pair_common & excluders[t]).count_ones() < 2 {
                     continue;
                 }
-                if let Some(s) = try_cells(board, &[a, b, t], &excluders) {
+                let seen_by_all = PEER_MASK[a] & PEER_MASK[b] & PEER_MASK[t];
+                if (seen_by_all | 1 << a | 1 << b | 1 << t) & dirty == 0 {
+                    continue;
+                }
+                if let Some(s) = try_cells(board, &[a, b, t], excluders) {
                     return Some(s);
                 }
             }
@@ -225,5 +306,49 @@ fn triples(cells: &[usize], ex: &[u16], allowed: &mut [u16; 3], full: &[u16; 3])
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Puzzle;
+
+    /// The boards at the chain steps of the first `n` puzzles of the extreme-band file, in path
+    /// order (where aligned triplet exclusion runs, one after the other).
+    fn chain_boards(n: usize) -> Vec<Board> {
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let mut boards = Vec::new();
+        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(n) {
+            let p: Puzzle = line.split('\t').next().unwrap().parse().unwrap();
+            let mut board = Board::new(&p);
+            board.explain = false;
+            while let Some(step) = super::super::next_step(&board) {
+                if step.rating >= Rating(62) {
+                    boards.push(board.clone());
+                }
+                board.apply(&step);
+            }
+        }
+        boards
+    }
+
+    #[test]
+    fn the_triplet_memo_never_changes_the_step() {
+        let boards = chain_boards(6);
+        let (mut with_memo, mut found) = (0, 0);
+        for board in &boards {
+            // In path order the memo skips triples; a cleared memo tests every triple.
+            let kept = aligned_exclusion(board, 3);
+            let memo = MEMO.with_borrow(|m| (m.valid, m.cands));
+            MEMO.with_borrow_mut(|m| m.valid = false);
+            let fresh = aligned_exclusion(board, 3);
+            assert_eq!(kept, fresh);
+            MEMO.with_borrow_mut(|m| (m.valid, m.cands) = memo);
+            with_memo += memo.0 as usize;
+            found += fresh.is_some() as usize;
+        }
+        assert!(with_memo > 50, "{with_memo} searches used the memo");
+        assert!(found > 0);
     }
 }
