@@ -460,21 +460,17 @@ fn solve_assignment_stream(
                         a.unique += 1;
                         g.to_puzzle()
                     }
-                    Solutions::Multiple(_) => {
-                        a.multiple += 1;
+                    Solutions::Multiple(_) | Solutions::None => {
+                        let what = if matches!(solutions, Solutions::None) {
+                            a.none += 1;
+                            "no solution"
+                        } else {
+                            a.multiple += 1;
+                            "more than one solution"
+                        };
                         let _ = writeln!(
                             a.problems,
-                            "shudu: puzzle {}, line {}: more than one solution",
-                            k + 1,
-                            10 * k + 1
-                        );
-                        p
-                    }
-                    Solutions::None => {
-                        a.none += 1;
-                        let _ = writeln!(
-                            a.problems,
-                            "shudu: puzzle {}, line {}: no solution",
+                            "shudu: puzzle {}, line {}: {what}",
                             k + 1,
                             10 * k + 1
                         );
