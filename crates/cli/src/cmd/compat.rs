@@ -156,7 +156,7 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
         // is streamed by the fast path (a wave of records at a time into one reused buffer:
         // reading 163 MB into fresh memory was the run's one long single-threaded stretch);
         // standard input or a device is read whole first.
-        let (mut source, len, text) = open_source(path)?;
+        let (mut source, len) = open_source(path)?;
         let mut out = Output::create(Some(Path::new(OUTPUT)))?;
         let summary = match solve_assignment_stream(&mut source, len, path, &mut out)? {
             Some(summary) => summary,
@@ -164,10 +164,12 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
                 // Not (all) in the assignment's exact layout: the general reader, which detects
                 // every format and names each bad record. Nothing of the fast path is kept.
                 drop(out);
-                drop(source);
-                let text = match text {
-                    Some(text) => text,
-                    None => io::read_input(Some(path))?,
+                let text = match source {
+                    Source::Memory(bytes) => bytes.into_inner(),
+                    Source::File(file) => {
+                        drop(file);
+                        io::read_input(Some(path))?
+                    }
                 };
                 out = Output::create(Some(Path::new(OUTPUT)))?;
                 crate::cmd::solve::solve_all(&text, &mut out, FormatArg::Grid.into(), false)?
@@ -346,9 +348,9 @@ impl std::io::Read for Source {
 }
 
 /// Opens `-s`'s input: a regular file stays open to be streamed (with its length); anything
-/// else (`-`, a pipe, a device) is read whole, and its bytes are returned for the general
-/// reader too.
-fn open_source(path: &Path) -> Result<(Source, u64, Option<Vec<u8>>)> {
+/// else (`-`, a pipe, a device) is read whole, and its bytes stay in the [`Source`] for the
+/// general reader too.
+fn open_source(path: &Path) -> Result<(Source, u64)> {
     use anyhow::Context as _;
     if path != Path::new("-") {
         let file =
@@ -357,16 +359,12 @@ fn open_source(path: &Path) -> Result<(Source, u64, Option<Vec<u8>>)> {
             .metadata()
             .with_context(|| format!("cannot read {}", path.display()))?;
         if meta.is_file() {
-            return Ok((Source::File(file), meta.len(), None));
+            return Ok((Source::File(file), meta.len()));
         }
     }
     let text = io::read_input(Some(path))?;
     let len = text.len() as u64;
-    Ok((
-        Source::Memory(std::io::Cursor::new(text.clone())),
-        len,
-        Some(text),
-    ))
+    Ok((Source::Memory(std::io::Cursor::new(text)), len))
 }
 
 /// `-s`'s fast path, for an input wholly in the assignment's layout (what `-c` writes, puzzles
