@@ -1636,13 +1636,95 @@ impl Closure {
 }
 
 thread_local! {
-    /// The buffers of [`Closures`], kept between searches: the closures by assumption, and
-    /// their rounds, 1,458 bytes per assumption, read only where the closure's masks hold the
-    /// potential (so never cleared).
-    static CLOSURES: RefCell<(Vec<Closure>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// The closures each mode's searches made (Nishio, multiple, dynamic), kept between
+    /// searches: see [`Kept`].
+    static KEPT: RefCell<[Option<Kept>; 3]> = const { RefCell::new([None, None, None]) };
 }
 
-/// The closures of one search's assumptions, made when first asked for (see [`Closure`]).
+/// The closures one mode's searches made, kept for its next search: a closure stays what it
+/// is on a board with fewer candidates as long as none of the candidates it reads is gone
+/// ([`Kept::update`]), so the next chain step remakes only the closures the step changed.
+struct Kept {
+    /// The candidates of the board the kept closures hold for.
+    cands: [u16; 81],
+    /// By assumption.
+    closures: Vec<Closure>,
+    /// The rounds of each closure's potentials, 1,458 bytes per assumption, read only where
+    /// its masks hold the potential (so never cleared).
+    rounds: Vec<u8>,
+    /// Per assumption, the highest limit its closure serves: `usize::MAX` if it was not cut,
+    /// one more than the limit it was cut for if it was, 0 if there is none.
+    serves: Vec<usize>,
+}
+
+impl Kept {
+    fn new() -> Kept {
+        Kept {
+            cands: [0; 81],
+            closures: vec![Closure::EMPTY; 1458],
+            rounds: vec![0; 1458 * 1458],
+            serves: vec![0; 1458],
+        }
+    }
+
+    /// Keeps the closures that hold on the board with candidates `cands`, drops the others.
+    ///
+    /// A closure reads a candidate only where it holds a potential of it or of its cell or
+    /// house: an on potential turns off the cell's other candidates and the digit's places in
+    /// its houses (each then an off potential of the closure), and an off potential reads its
+    /// cell's candidates (Y-links) and its digit's places in its houses. So on a board that
+    /// lost candidates, and no other change, the rules find the same potentials in the same
+    /// rounds, if and only if no lost candidate is a potential of the closure, none shares a
+    /// house with an off potential of its digit, and (with Y-links) no cell that lost a
+    /// candidate holds an off potential. A board with a candidate the kept board lacks (another
+    /// puzzle) drops them all.
+    fn update(&mut self, cands: &[u16; 81], y: bool) {
+        if self.cands == *cands {
+            return;
+        }
+        if (0..81).any(|c| cands[c] & !self.cands[c] != 0) {
+            self.serves.iter_mut().for_each(|s| *s = 0);
+            self.cands = *cands;
+            return;
+        }
+        // Per digit: the cells that lost it, and those cells with their peers.
+        let mut gone = [0u128; 9];
+        let mut near = [0u128; 9];
+        let mut cells = 0u128;
+        for c in 0..81 {
+            let lost = self.cands[c] & !cands[c];
+            if lost != 0 {
+                cells |= 1 << c;
+                for d in bits(lost) {
+                    gone[d] |= 1 << c;
+                    near[d] |= super::PEER_MASK[c] | 1 << c;
+                }
+            }
+        }
+        for (a, serves) in self.serves.iter_mut().enumerate() {
+            if *serves == 0 {
+                continue;
+            }
+            let cl = &self.closures[a];
+            let mut read = 0u128;
+            let mut offs = 0u128;
+            for d in 0..9 {
+                read |= (cl.on[d] & gone[d]) | (cl.off[d] & near[d]);
+                offs |= cl.off[d];
+            }
+            if y {
+                read |= offs & cells;
+            }
+            if read != 0 {
+                *serves = 0;
+            }
+        }
+        self.cands = *cands;
+    }
+}
+
+/// The closures of one search's assumptions, made when first asked for (see [`Closure`]),
+/// and kept for the next search of the same mode (see [`Kept`]).
 struct Closures {
     /// Y-links (all but Nishio).
     y: bool,
@@ -1655,22 +1737,27 @@ struct Closures {
     multi: u128,
     /// Places of each digit in each house of the board.
     counts: [[u8; 9]; 27],
-    /// Whether each assumption's closure is made.
-    made: Vec<bool>,
-    closures: Vec<Closure>,
-    rounds: Vec<u8>,
+    /// Which of [`KEPT`] these are.
+    slot: usize,
+    kept: Kept,
     queue: Vec<(Id, u8)>,
 }
 
 impl Drop for Closures {
     fn drop(&mut self) {
-        let kept = (
-            std::mem::take(&mut self.closures),
-            std::mem::take(&mut self.rounds),
+        let kept = std::mem::replace(
+            &mut self.kept,
+            Kept {
+                cands: [0; 81],
+                closures: Vec::new(),
+                rounds: Vec::new(),
+                serves: Vec::new(),
+            },
         );
-        let _ = CLOSURES.try_with(|r| {
-            if let Ok(mut r) = r.try_borrow_mut() {
-                *r = kept;
+        let slot = self.slot;
+        let _ = KEPT.try_with(|k| {
+            if let Ok(mut k) = k.try_borrow_mut() {
+                k[slot] = Some(kept);
             }
         });
     }
@@ -1771,13 +1858,17 @@ impl Closures {
                 multi |= 1 << c;
             }
         }
-        let (mut closures, mut rounds) = CLOSURES
-            .try_with(|r| r.try_borrow_mut().map(|mut r| std::mem::take(&mut *r)).ok())
+        let slot = match mode {
+            Mode::Nishio => 0,
+            Mode::Multiple => 1,
+            _ => 2,
+        };
+        let mut kept = KEPT
+            .try_with(|k| k.try_borrow_mut().ok().and_then(|mut k| k[slot].take()))
             .ok()
             .flatten()
-            .unwrap_or_default();
-        closures.resize(1458, Closure::EMPTY);
-        rounds.resize(1458 * 1458, 0);
+            .unwrap_or_else(Kept::new);
+        kept.update(&board.cands, !mode.nishio());
         Closures {
             y: !mode.nishio(),
             dynamic: mode.dynamic(),
@@ -1787,33 +1878,37 @@ impl Closures {
             counts: std::array::from_fn(|h| {
                 std::array::from_fn(|d| (places[d] & super::HOUSE_MASK[h]).count_ones() as u8)
             }),
-            made: vec![false; 1458],
-            closures,
-            rounds,
+            slot,
+            kept,
             queue: Vec::with_capacity(256),
         }
     }
 
-    /// The closure of assumption `a`, made if not yet, for a search keeping chains of at most
-    /// `limit` nodes.
+    /// The closure of assumption `a`, made if not yet (or not far enough), for a search keeping
+    /// chains of at most `limit` nodes.
     fn get(&mut self, a: Id, limit: usize) -> &Closure {
-        if !self.made[a as usize] {
-            self.closures[a as usize] = self.make(a, limit);
-            self.made[a as usize] = true;
+        if self.kept.serves[a as usize] < limit {
+            let (closure, serves) = self.make(a, limit);
+            self.kept.closures[a as usize] = closure;
+            self.kept.serves[a as usize] = serves;
         }
-        &self.closures[a as usize]
+        &self.kept.closures[a as usize]
     }
 
     /// The round of potential `t` in the closure of `a` (which must hold it).
     #[inline]
     fn round(&self, a: Id, t: Id) -> u32 {
-        self.rounds[a as usize * 1458 + t as usize] as u32
+        self.kept.rounds[a as usize * 1458 + t as usize] as u32
     }
 
     /// The closure of `a`, cut short once what it would still add could only take part in
     /// chains of more than `limit` nodes: a potential it lacks then has too many ancestors for
-    /// any chain of this search that could be kept (the limit only falls during a search).
-    fn make(&mut self, a: Id, limit: usize) -> Closure {
+    /// any chain of this search that could be kept. Also the highest limit the closure serves:
+    /// if it was cut at round `r`, every potential it lacks has round `r + 1` or more, where
+    /// `r + 2 > limit`, so at least `limit + 1` ancestors, and every chain it could be part of
+    /// has another branch or potential, so more than `limit + 1` nodes; a closure not cut
+    /// serves every limit.
+    fn make(&mut self, a: Id, limit: usize) -> (Closure, usize) {
         let (y, dynamic) = (self.y, self.dynamic);
         let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
         let base = a as usize * 1458;
@@ -1824,7 +1919,7 @@ impl Closures {
             cur: *orig,
             left: *counts,
             conflict: u32::MAX,
-            rounds: &mut self.rounds[base..base + 1458],
+            rounds: &mut self.kept.rounds[base..base + 1458],
             queue: &mut self.queue,
             y,
             dynamic,
@@ -1871,11 +1966,15 @@ impl Closures {
             Some(r) => run.conflict.min(r as u32 + 3),
             None => run.conflict,
         };
-        Closure {
-            on: run.on,
-            off: run.off,
-            conflict,
-        }
+        let serves = cut.map_or(usize::MAX, |_| limit.saturating_add(1));
+        (
+            Closure {
+                on: run.on,
+                off: run.off,
+                conflict,
+            },
+            serves,
+        )
     }
 
     /// A lower bound on the complexity of the contradiction assumption `a` leads to, `None` if
