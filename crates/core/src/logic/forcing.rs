@@ -1774,8 +1774,6 @@ struct Run<'a> {
     rounds: &'a mut [u8],
     /// The on potentials to follow, with their rounds.
     queue: &'a mut Vec<(Id, u8)>,
-    y: bool,
-    dynamic: bool,
     orig: &'a [u16; 81],
     places: &'a [u128; 9],
     counts: &'a [[u8; 9]; 27],
@@ -1784,8 +1782,8 @@ struct Run<'a> {
 impl Run<'_> {
     /// Adds "c is not d" found in round r, and the on potentials it completes.
     #[inline(always)]
-    fn add_off(&mut self, c: usize, d: usize, r: u8) {
-        let (y, dynamic) = (self.y, self.dynamic);
+    fn add_off<const Y: bool, const DYNAMIC: bool>(&mut self, c: usize, d: usize, r: u8) {
+        let (y, dynamic) = (Y, DYNAMIC);
         let (orig, places, counts) = (self.orig, self.places, self.counts);
         let bit = 1u128 << c;
         if self.off[d] & bit != 0 {
@@ -1888,7 +1886,12 @@ impl Closures {
     /// chains of at most `limit` nodes.
     fn get(&mut self, a: Id, limit: usize) -> &Closure {
         if self.kept.serves[a as usize] < limit {
-            let (closure, serves) = self.make(a, limit);
+            // One copy of the kernel per mode, without its tests of the mode.
+            let (closure, serves) = match (self.y, self.dynamic) {
+                (false, _) => self.make::<false, true>(a, limit),
+                (true, false) => self.make::<true, false>(a, limit),
+                (true, true) => self.make::<true, true>(a, limit),
+            };
             self.kept.closures[a as usize] = closure;
             self.kept.serves[a as usize] = serves;
         }
@@ -1908,8 +1911,9 @@ impl Closures {
     /// `r + 2 > limit`, so at least `limit + 1` ancestors, and every chain it could be part of
     /// has another branch or potential, so more than `limit + 1` nodes; a closure not cut
     /// serves every limit.
-    fn make(&mut self, a: Id, limit: usize) -> (Closure, usize) {
-        let (y, dynamic) = (self.y, self.dynamic);
+    #[inline(never)]
+    fn make<const Y: bool, const DYNAMIC: bool>(&mut self, a: Id, limit: usize) -> (Closure, usize) {
+        let y = Y;
         let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
         let base = a as usize * 1458;
         self.queue.clear();
@@ -1921,8 +1925,6 @@ impl Closures {
             conflict: u32::MAX,
             rounds: &mut self.kept.rounds[base..base + 1458],
             queue: &mut self.queue,
-            y,
-            dynamic,
             orig,
             places,
             counts,
@@ -1932,7 +1934,7 @@ impl Closures {
         if id_on(a) {
             run.add_on(c0, d0, 0);
         } else {
-            run.add_off(c0, d0, 0);
+            run.add_off::<Y, DYNAMIC>(c0, d0, 0);
         }
         let mut k = 0;
         let mut cut = None;
@@ -1951,14 +1953,14 @@ impl Closures {
             let next = r.saturating_add(1);
             if y {
                 for v in bits(orig[c] & !(1 << d)) {
-                    run.add_off(c, v, next);
+                    run.add_off::<Y, DYNAMIC>(c, v, next);
                 }
             }
             let mut m = super::PEER_MASK[c] & places[d] & !run.off[d];
             while m != 0 {
                 let o = m.trailing_zeros() as usize;
                 m &= m - 1;
-                run.add_off(o, d, next);
+                run.add_off::<Y, DYNAMIC>(o, d, next);
             }
         }
         // A conflict not yet found has a potential of round `cut + 1` or later.
