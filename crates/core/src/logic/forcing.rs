@@ -1655,6 +1655,9 @@ struct Kept {
     /// Per assumption, the highest limit its closure serves: `usize::MAX` if it was not cut,
     /// one more than the limit it was cut for if it was, 0 if there is none.
     serves: Vec<usize>,
+    /// Per assumption, whether its closure's rounds are written (see
+    /// [`Closures::static_masks`]: a closure made from others' has only its masks).
+    rounds_made: Vec<bool>,
 }
 
 impl Kept {
@@ -1664,6 +1667,7 @@ impl Kept {
             closures: vec![Closure::EMPTY; 1458],
             rounds: vec![0; 1458 * 1458],
             serves: vec![0; 1458],
+            rounds_made: vec![false; 1458],
         }
     }
 
@@ -1752,6 +1756,7 @@ impl Drop for Closures {
                 closures: Vec::new(),
                 rounds: Vec::new(),
                 serves: Vec::new(),
+                rounds_made: Vec::new(),
             },
         );
         let slot = self.slot;
@@ -1885,7 +1890,7 @@ impl Closures {
     /// The closure of assumption `a`, made if not yet (or not far enough), for a search keeping
     /// chains of at most `limit` nodes.
     fn get(&mut self, a: Id, limit: usize) -> &Closure {
-        if self.kept.serves[a as usize] < limit {
+        if !self.serves(a, limit) {
             // One copy of the kernel per mode, without its tests of the mode.
             let (closure, serves) = match (self.y, self.dynamic) {
                 (false, _) => self.make::<false, true>(a, limit),
@@ -1894,8 +1899,97 @@ impl Closures {
             };
             self.kept.closures[a as usize] = closure;
             self.kept.serves[a as usize] = serves;
+            self.kept.rounds_made[a as usize] = true;
         }
         &self.kept.closures[a as usize]
+    }
+
+    /// Whether the closure of `a` is made, with its rounds, for `limit`.
+    #[inline]
+    fn serves(&self, a: Id, limit: usize) -> bool {
+        self.kept.serves[a as usize] >= limit && self.kept.rounds_made[a as usize]
+    }
+
+    /// The closure of `a` for a search that has kept no chain yet (no limit): its masks only,
+    /// the rounds may not be written. In the static multiple search, made from the closures
+    /// of others when it can: see [`Closures::static_masks`].
+    fn masks(&mut self, a: Id) -> &Closure {
+        if self.kept.serves[a as usize] != usize::MAX {
+            if !self.y || self.dynamic {
+                return self.get(a, usize::MAX);
+            }
+            self.kept.closures[a as usize] = self.static_masks(a);
+            self.kept.serves[a as usize] = usize::MAX;
+            self.kept.rounds_made[a as usize] = false;
+        }
+        &self.kept.closures[a as usize]
+    }
+
+    /// The static closure of on assumption `a` without rounds, reusing the closures already
+    /// made. A static rule has one premise, so a static closure is what the assumption
+    /// reaches along the links, and the closure of each potential it reaches is part of it:
+    /// when the search reaches an on potential whose whole closure is kept, it adds that
+    /// closure's masks at once instead of following its links (the potentials they add are
+    /// never followed either: their own closures are inside it). Its conflict is 0 (a lower
+    /// bound, unused: the multiple search has no contradictions).
+    #[inline(never)]
+    fn static_masks(&mut self, a: Id) -> Closure {
+        let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
+        let (closures, serves) = (&self.kept.closures, &self.kept.serves);
+        let mut on = [0u128; 9];
+        let mut off = [0u128; 9];
+        let stack = &mut self.queue;
+        stack.clear();
+        let (c0, d0) = (id_cell(a), id_digit(a));
+        on[d0] = 1 << c0;
+        stack.push((a, 0));
+        // Turns on "c is d", or adds its kept closure.
+        let reach = |on: &mut [u128; 9], off: &mut [u128; 9], stack: &mut Vec<(Id, u8)>, c: usize, d: usize| {
+            if on[d] >> c & 1 != 0 {
+                return;
+            }
+            let q = id(c, d, true);
+            if serves[q as usize] == usize::MAX {
+                let k = &closures[q as usize];
+                for v in 0..9 {
+                    on[v] |= k.on[v];
+                    off[v] |= k.off[v];
+                }
+            } else {
+                on[d] |= 1 << c;
+                stack.push((q, 0));
+            }
+        };
+        while let Some((p, _)) = stack.pop() {
+            let (c, d) = (id_cell(p), id_digit(p));
+            // Its offs: the cell's other candidates, the digit's places among its peers.
+            let mut offs: [u128; 9] = [0; 9];
+            for v in bits(orig[c] & !(1 << d)) {
+                offs[v] = 1 << c;
+            }
+            offs[d] = super::PEER_MASK[c] & places[d];
+            for v in 0..9 {
+                let mut m = offs[v] & !off[v];
+                off[v] |= m;
+                while m != 0 {
+                    let o = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    // Bivalue cell: the other candidate; bilocal digit: the other place.
+                    let rest = orig[o] & !(1 << v);
+                    if rest != 0 && rest & (rest - 1) == 0 {
+                        reach(&mut on, &mut off, stack, o, rest.trailing_zeros() as usize);
+                    }
+                    for &h in &CELL_HOUSES[o] {
+                        if counts[h as usize][v] == 2 {
+                            let other = places[v] & super::HOUSE_MASK[h as usize] & !(1u128 << o);
+                            reach(&mut on, &mut off, stack, other.trailing_zeros() as usize, v);
+                        }
+                    }
+                }
+            }
+        }
+        let conflict = if (0..9).any(|v| on[v] & off[v] != 0) { 0 } else { u32::MAX };
+        Closure { on, off, conflict }
     }
 
     /// The round of potential `t` in the closure of `a` (which must hold it).
@@ -1992,20 +2086,59 @@ impl Closures {
     fn common_within(&mut self, branches: &[Id], limit: usize) -> bool {
         // Only candidates can be implied, and an on potential removes something if and only if
         // its cell has another candidate.
-        let mut on: [u128; 9] = std::array::from_fn(|d| self.places[d] & self.multi);
-        let mut off = self.places;
-        for &a in branches {
-            // A potential a cut closure lacks could only be part of longer chains (the cut
-            // was made for a limit no lower than this one).
-            let cl = self.get(a, limit);
-            for d in 0..9 {
-                on[d] &= cl.on[d];
-                off[d] &= cl.off[d];
-            }
-        }
         let n = branches.len();
         if limit < n {
             return false;
+        }
+        let mut on: [u128; 9] = std::array::from_fn(|d| self.places[d] & self.multi);
+        let mut off = self.places;
+        // The closures already made first: if they have nothing in common, the others need
+        // not be made.
+        let mut todo = 0u32;
+        for (i, &a) in branches.iter().enumerate() {
+            let made = if limit == usize::MAX {
+                self.kept.serves[a as usize] == usize::MAX
+            } else {
+                self.serves(a, limit)
+            };
+            if made {
+                let cl = &self.kept.closures[a as usize];
+                let mut any = 0;
+                for d in 0..9 {
+                    on[d] &= cl.on[d];
+                    off[d] &= cl.off[d];
+                    any |= on[d] | off[d];
+                }
+                if any == 0 {
+                    return false;
+                }
+            } else {
+                todo |= 1 << i;
+            }
+        }
+        while todo != 0 {
+            let a = branches[todo.trailing_zeros() as usize];
+            todo &= todo - 1;
+            // A potential a cut closure lacks could only be part of longer chains (the cut
+            // was made for a limit no lower than this one).
+            let cl = if limit == usize::MAX {
+                self.masks(a)
+            } else {
+                self.get(a, limit)
+            };
+            let mut any = 0;
+            for d in 0..9 {
+                on[d] &= cl.on[d];
+                off[d] &= cl.off[d];
+                any |= on[d] | off[d];
+            }
+            if any == 0 {
+                return false;
+            }
+        }
+        if limit == usize::MAX {
+            // Some common potential is left, and any number of nodes can be kept.
+            return true;
         }
         for d in 0..9 {
             for (masks, is_on) in [(on[d], true), (off[d], false)] {
