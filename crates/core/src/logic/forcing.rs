@@ -1376,6 +1376,18 @@ pub(crate) fn contradiction_rating(board: &Board, mode: Mode, c: usize, d: usize
 thread_local! {
     /// Turns the closures off, for tests that compare searches with and without them.
     static CLOSURES_OFF: Flag<bool> = const { Flag::new(false) };
+    /// Turns off the closures' settled counts ([`Closures::make`]), for a test that compares
+    /// closures with and without them.
+    static SETTLE_OFF: Flag<bool> = const { Flag::new(false) };
+}
+
+/// Whether the closures settle the counts of an on potential's cell and houses.
+#[inline(always)]
+fn settle_counts() -> bool {
+    #[cfg(test)]
+    return !SETTLE_OFF.with(|f| f.get());
+    #[cfg(not(test))]
+    true
 }
 
 /// The chains a search keeps. A search for the step itself keeps only a chain that beats every
@@ -1944,7 +1956,11 @@ impl Closures {
         on[d0] = 1 << c0;
         stack.push((a, 0));
         // Turns on "c is d", or adds its kept closure.
-        let reach = |on: &mut [u128; 9], off: &mut [u128; 9], stack: &mut Vec<(Id, u8)>, c: usize, d: usize| {
+        let reach = |on: &mut [u128; 9],
+                     off: &mut [u128; 9],
+                     stack: &mut Vec<(Id, u8)>,
+                     c: usize,
+                     d: usize| {
             if on[d] >> c & 1 != 0 {
                 return;
             }
@@ -1988,7 +2004,11 @@ impl Closures {
                 }
             }
         }
-        let conflict = if (0..9).any(|v| on[v] & off[v] != 0) { 0 } else { u32::MAX };
+        let conflict = if (0..9).any(|v| on[v] & off[v] != 0) {
+            0
+        } else {
+            u32::MAX
+        };
         Closure { on, off, conflict }
     }
 
@@ -2006,7 +2026,11 @@ impl Closures {
     /// has another branch or potential, so more than `limit + 1` nodes; a closure not cut
     /// serves every limit.
     #[inline(never)]
-    fn make<const Y: bool, const DYNAMIC: bool>(&mut self, a: Id, limit: usize) -> (Closure, usize) {
+    fn make<const Y: bool, const DYNAMIC: bool>(
+        &mut self,
+        a: Id,
+        limit: usize,
+    ) -> (Closure, usize) {
         let y = Y;
         let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
         let base = a as usize * 1458;
@@ -2045,6 +2069,21 @@ impl Closures {
                 break;
             }
             let next = r.saturating_add(1);
+            if DYNAMIC && run.off[d] >> c & 1 == 0 && settle_counts() {
+                // This on potential turns off every other candidate of its cell and every
+                // other place of its digit in its houses, after which each of these counts
+                // would reach one at it, an on potential already made, and nothing else can
+                // change them but its own off (which only takes them to zero, where nothing
+                // follows). So they are set where they trigger nothing: two bits no candidate
+                // has (never one bit, nor none), a count of places that never falls to one.
+                // Not when it is already off: then the last place left is another.
+                if y {
+                    run.cur[c] |= 3 << 14;
+                }
+                for &h in &CELL_HOUSES[c] {
+                    run.left[h as usize][d] = 100;
+                }
+            }
             if y {
                 for v in bits(orig[c] & !(1 << d)) {
                     run.add_off::<Y, DYNAMIC>(c, v, next);
@@ -2485,6 +2524,49 @@ mod tests {
             }
         }
         assert!(checked > 1000 && absurd > 100, "{checked} {absurd}");
+    }
+
+    #[test]
+    fn settled_counts_leave_the_closures_unchanged() {
+        // On every assumption of every chain board, for several limits: the same masks,
+        // conflict, rounds and served limit with the counts of on potentials settled as
+        // without.
+        let mut compared = 0;
+        for b in chain_boards() {
+            for mode in [Mode::Nishio, Mode::Dynamic] {
+                let mut cl = Closures::new(&b, mode);
+                for limit in [usize::MAX, 12, 7] {
+                    for a in (0..1458).filter(|&a| b.cands[id_cell(a)] >> id_digit(a) & 1 == 1) {
+                        let mut run = |off: bool| {
+                            SETTLE_OFF.with(|f| f.set(off));
+                            let (x, serves) = if mode == Mode::Nishio {
+                                cl.make::<false, true>(a, limit)
+                            } else {
+                                cl.make::<true, true>(a, limit)
+                            };
+                            let rounds: Vec<u8> = (0..1458)
+                                .map(|t| {
+                                    let (c, d) = (id_cell(t), id_digit(t));
+                                    let m = if id_on(t) { x.on[d] } else { x.off[d] };
+                                    if m >> c & 1 == 1 {
+                                        cl.round(a, t) as u8
+                                    } else {
+                                        255
+                                    }
+                                })
+                                .collect();
+                            (x.on, x.off, x.conflict, serves, rounds)
+                        };
+                        let with = run(false);
+                        let without = run(true);
+                        SETTLE_OFF.with(|f| f.set(false));
+                        assert!(with == without, "{mode:?} {a} {limit}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 5000, "{compared}");
     }
 
     #[test]
