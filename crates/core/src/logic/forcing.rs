@@ -1638,6 +1638,8 @@ struct Closure {
     /// The least `round(x on) + round(x off) + 2` over the candidates `x` held both on and off
     /// (a lower bound on the complexity of propagate's contradiction), `u32::MAX` if none.
     conflict: u32,
+    /// The cells holding an off potential (the union of `off`), for [`Kept::update`].
+    off_cells: u128,
 }
 
 impl Closure {
@@ -1645,6 +1647,7 @@ impl Closure {
         on: [0; 9],
         off: [0; 9],
         conflict: u32::MAX,
+        off_cells: 0,
     };
 }
 
@@ -1718,19 +1721,24 @@ impl Kept {
                 }
             }
         }
+        // Only the digits that lost a candidate (often one or two after an elimination).
+        let mut digits = [0usize; 9];
+        let mut n = 0;
+        for d in 0..9 {
+            if gone[d] != 0 {
+                digits[n] = d;
+                n += 1;
+            }
+        }
+        let digits = &digits[..n];
         for (a, serves) in self.serves.iter_mut().enumerate() {
             if *serves == 0 {
                 continue;
             }
             let cl = &self.closures[a];
-            let mut read = 0u128;
-            let mut offs = 0u128;
-            for d in 0..9 {
+            let mut read = if y { cl.off_cells & cells } else { 0 };
+            for &d in digits {
                 read |= (cl.on[d] & gone[d]) | (cl.off[d] & near[d]);
-                offs |= cl.off[d];
-            }
-            if y {
-                read |= offs & cells;
             }
             if read != 0 {
                 *serves = 0;
@@ -2010,7 +2018,13 @@ impl Closures {
         } else {
             u32::MAX
         };
-        Closure { on, off, conflict }
+        let off_cells = off.iter().fold(0, |m, o| m | o);
+        Closure {
+            on,
+            off,
+            conflict,
+            off_cells,
+        }
     }
 
     /// The round of potential `t` in the closure of `a` (which must hold it).
@@ -2108,6 +2122,7 @@ impl Closures {
                 on: run.on,
                 off: run.off,
                 conflict,
+                off_cells: run.off.iter().fold(0, |m, o| m | o),
             },
             serves,
         )
