@@ -176,6 +176,9 @@ struct Search<'a> {
     /// Nodes deeper than this are not made: they could only give chains rated above the best
     /// found so far (a node at depth d lies on a chain of at least d distinct nodes).
     max_depth: u16,
+    /// Per candidate, whether a cycle search from it could find a loop that removes something
+    /// ([`cycle_sources`]); empty if not known (every candidate is searched).
+    cycle_ok: Vec<bool>,
 }
 
 impl<'a> Search<'a> {
@@ -193,6 +196,7 @@ impl<'a> Search<'a> {
             out: Vec::with_capacity(32),
             ends: Vec::new(),
             max_depth: u16::MAX,
+            cycle_ok: Vec::new(),
         }
     }
 
@@ -715,12 +719,17 @@ struct Layers {
     on_links: Vec<u16>,
     off_start: Vec<u32>,
     off_links: Vec<u16>,
-    seen: Vec<Block>,
-    front: Vec<Block>,
-    next: Vec<Block>,
+    seen: Vec<u64>,
+    front: Vec<u64>,
+    next: Vec<u64>,
     /// Whether the last search found that no source reaches its opposite by any path (see
-    /// [`some_source_reaches_its_opposite`]).
+    /// [`sources_reaching_their_opposite`]).
     proved_none: bool,
+    /// The strongly connected component of each potential (`on * p + k`) in the links, from
+    /// the last [`sources_reaching_their_opposite`].
+    comp: Vec<u32>,
+    /// Whether the XY chains' search of the current [`static_chains_where`] made `comp`.
+    comp_valid: bool,
 }
 
 impl Layers {
@@ -784,16 +793,28 @@ fn shortest_xy_chains_in(
     t.build(l);
     // Most searches on a hard puzzle's boards find no chain at all, after layers down to the
     // far end of the links: one pass over the links proves that first.
-    t.proved_none = !some_source_reaches_its_opposite(t, sources);
+    // Only the sources with a path to their opposite can meet one: the others are left out of
+    // the side-by-side search (each source is its own bit, so the layer at which the first
+    // source meets and the sources that meet there are the same without them).
+    let (reaching, comp) = sources_reaching_their_opposite(t, sources);
+    t.comp = comp;
+    t.comp_valid = true;
+    t.proved_none = reaching.is_empty();
     if t.proved_none {
         return None;
     }
+    let reaching = if shortcuts() {
+        reaching
+    } else {
+        (0..sources.len()).collect()
+    };
+    let live: Vec<(u16, bool)> = reaching.iter().map(|&i| sources[i]).collect();
     // The sources in chunks of `BLOCK_SOURCES`, each searched alone: a chunk stops at the
     // first layer where one of its sources meets an opposite, or at the layer where an earlier
     // chunk did (the search of all sources at once stops at the earliest of these).
     let mut end_layer = u32::MAX;
     let mut met_all: Vec<usize> = Vec::new();
-    for (chunk, part) in sources.chunks(BLOCK_SOURCES).enumerate() {
+    for (chunk, part) in live.chunks(BLOCK_SOURCES).enumerate() {
         let Some((layer, met)) = chunk_meets(t, part, max_depth, end_layer) else {
             continue;
         };
@@ -804,7 +825,9 @@ fn shortest_xy_chains_in(
         let mut m = met;
         for (x, word) in m.iter_mut().enumerate() {
             while *word != 0 {
-                met_all.push(chunk * BLOCK_SOURCES + x * 64 + word.trailing_zeros() as usize);
+                met_all.push(
+                    reaching[chunk * BLOCK_SOURCES + x * 64 + word.trailing_zeros() as usize],
+                );
                 *word &= *word - 1;
             }
         }
@@ -827,17 +850,17 @@ fn shortest_xy_chains_in(
     (!which.is_empty()).then_some((shortest, which))
 }
 
-/// Whether some source has a forcing chain of any length: a path of links from the source to
-/// its opposite. Without one, every side-by-side search ends with nothing (a source meets the
-/// opposite of a potential it reached if and only if it reaches its own opposite, since every
-/// link has its contrapositive). Tarjan's strongly connected components of the links, found
+/// The sources (indices into `sources`, ascending) that have a forcing chain of any length: a
+/// path of links from the source to its opposite. Only these can meet anything in the
+/// side-by-side search (a source meets the opposite of a potential it reached if and only if
+/// it reaches its own opposite, since every link has its contrapositive). Tarjan's strongly connected components of the links, found
 /// sinks first, each with the set of sources whose opposite it reaches (one bit a source);
 /// a source has a path to its opposite if and only if its own component's set holds it.
 ///
 /// # Complexity
 /// One pass over the links, then a few words a link between components: a tenth or less of a
 /// side-by-side search that runs to the end.
-fn some_source_reaches_its_opposite(t: &Layers, sources: &[(u16, bool)]) -> bool {
+fn sources_reaching_their_opposite(t: &Layers, sources: &[(u16, bool)]) -> (Vec<usize>, Vec<u32>) {
     let p = t.pots.len();
     let nodes = 2 * p;
     let w = sources.len().div_ceil(64);
@@ -940,10 +963,79 @@ fn some_source_reaches_its_opposite(t: &Layers, sources: &[(u16, bool)]) -> bool
             comps += 1;
         }
     }
-    sources.iter().enumerate().any(|(j, &(pot, on))| {
-        let node = on as usize * p + t.index[pot as usize] as usize;
-        reach[comp[node] as usize * w + j / 64] >> (j % 64) & 1 == 1
-    })
+    let reaching = (0..sources.len())
+        .filter(|&j| {
+            let (pot, on) = sources[j];
+            let node = on as usize * p + t.index[pot as usize] as usize;
+            reach[comp[node] as usize * w + j / 64] >> (j % 64) & 1 == 1
+        })
+        .collect();
+    (reaching, comp)
+}
+
+/// Per candidate (cell * 9 + digit), whether a cycle through its on potential could remove
+/// something, on the components `comp` of the links of `t` (see [`static_chains_where`]): its
+/// component holds an on potential `a` and an off potential `b` of one digit that a third
+/// candidate of that digit sees both.
+fn cycle_sources(t: &Layers) -> Vec<bool> {
+    let p = t.pots.len();
+    let comp = &t.comp;
+    // The components with two potentials or more (only those hold a loop), numbered densely.
+    let mut size = vec![0u16; 2 * p];
+    for &c in comp {
+        size[c as usize] += 1;
+    }
+    let mut dense = vec![u32::MAX; 2 * p];
+    let mut n = 0;
+    for (c, &k) in size.iter().enumerate() {
+        if k >= 2 {
+            dense[c] = n;
+            n += 1;
+        }
+    }
+    // Per such component and digit: the cells that see an on potential of it, an off one.
+    let mut sees = vec![[[0u128; 9]; 2]; n as usize];
+    let mut cand = [0u128; 9];
+    for node in 0..2 * p {
+        let (on, k) = (node >= p, node % p);
+        let pot = t.pots[k] as usize;
+        let (c, d) = (pot / 9, pot % 9);
+        cand[d] |= 1 << c;
+        let x = dense[comp[node] as usize];
+        if x != u32::MAX {
+            sees[x as usize][on as usize][d] |= PEER_MASK[c];
+        }
+    }
+    let useful: Vec<bool> = sees
+        .iter()
+        .map(|[off, on]| (0..9).any(|d| on[d] & off[d] & cand[d] != 0))
+        .collect();
+    let mut out = vec![false; 729];
+    for k in 0..p {
+        let x = dense[comp[p + k] as usize];
+        out[t.pots[k] as usize] = x != u32::MAX && useful[x as usize];
+    }
+    out
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: whether the searches skip what cannot give a chain or cycle (the source
+    /// filter of [`shortest_xy_chains_in`], [`cycle_sources`]); cleared, they search it all.
+    static SHORTCUTS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether the exact shortcuts are taken (always, except in tests that compare without them).
+#[inline]
+fn shortcuts() -> bool {
+    #[cfg(test)]
+    {
+        SHORTCUTS.get()
+    }
+    #[cfg(not(test))]
+    {
+        true
+    }
 }
 
 /// Sources per chunk of [`shortest_xy_chains_in`]: one [`Block`].
@@ -957,21 +1049,45 @@ type Block = [u64; BLOCK_SOURCES / 64];
 /// `t`: the first layer at which some of them reach the opposite of a potential they reached
 /// before, with those sources; `None` if there is none up to `end_layer` or within
 /// `max_depth` (as [`chain_depth_xy`] bounds its search).
+///
+/// The sets of sources are as wide as `part` needs (64 sources a word): on a board with a
+/// chain, a few dozen sources reach their opposite and are searched, in one word.
 fn chunk_meets(
     t: &mut Layers,
     part: &[(u16, bool)],
     max_depth: u16,
     end_layer: u32,
 ) -> Option<(u32, Block)> {
+    match part.len() {
+        0..=64 => chunk_meets_in::<1>(t, part, max_depth, end_layer),
+        65..=128 => chunk_meets_in::<2>(t, part, max_depth, end_layer),
+        129..=256 => chunk_meets_in::<4>(t, part, max_depth, end_layer),
+        _ => chunk_meets_in::<{ BLOCK_SOURCES / 64 }>(t, part, max_depth, end_layer),
+    }
+}
+
+/// [`chunk_meets`] with sets of `W` words (`W * 64` sources at most), each potential's set at
+/// `W * id ..` of the tables of `t`.
+fn chunk_meets_in<const W: usize>(
+    t: &mut Layers,
+    part: &[(u16, bool)],
+    max_depth: u16,
+    end_layer: u32,
+) -> Option<(u32, Block)> {
+    debug_assert!(part.len() <= W * 64);
     let p = t.pots.len();
     for table in [&mut t.seen, &mut t.front, &mut t.next] {
         table.clear();
-        table.resize(2 * p, [0; BLOCK_SOURCES / 64]);
+        table.resize(2 * p * W, 0);
     }
     for (i, &(pot, on)) in part.iter().enumerate() {
         let k = on as usize * p + t.index[pot as usize] as usize;
-        t.seen[k][i / 64] |= 1 << (i % 64);
-        t.front[k][i / 64] |= 1 << (i % 64);
+        t.seen[k * W + i / 64] |= 1 << (i % 64);
+        t.front[k * W + i / 64] |= 1 << (i % 64);
+    }
+    #[inline(always)]
+    fn set<const W: usize>(table: &[u64], id: usize) -> [u64; W] {
+        table[id * W..id * W + W].try_into().expect("W words")
     }
     let mut k: u32 = 0;
     loop {
@@ -997,13 +1113,14 @@ fn chunk_meets(
             (0, p, &*off_start, &*off_links),
         ] {
             for j in 0..p {
-                let f = front[from + j];
-                if f == [0; BLOCK_SOURCES / 64] {
+                let f: [u64; W] = set(front, from + j);
+                if f == [0; W] {
                     continue;
                 }
                 for &q in &links[start[j] as usize..start[j + 1] as usize] {
-                    let dst = &mut next[to + q as usize];
-                    for x in 0..BLOCK_SOURCES / 64 {
+                    let at = (to + q as usize) * W;
+                    let dst: &mut [u64; W] = (&mut next[at..at + W]).try_into().expect("W words");
+                    for x in 0..W {
                         dst[x] |= f[x];
                     }
                 }
@@ -1014,13 +1131,13 @@ fn chunk_meets(
         let mut met = [0u64; BLOCK_SOURCES / 64];
         for id in 0..2 * p {
             let opp = if id < p { id + p } else { id - p };
-            let (nx, sn) = (next[id], seen[opp]);
-            next[id] = [0; BLOCK_SOURCES / 64];
-            let (s, f) = (&mut seen[id], &mut front[id]);
-            for x in 0..BLOCK_SOURCES / 64 {
-                let new = nx[x] & !s[x];
-                s[x] |= new;
-                f[x] = new;
+            let (nx, sn): ([u64; W], [u64; W]) = (set(next, id), set(seen, opp));
+            next[id * W..id * W + W].fill(0);
+            for x in 0..W {
+                let s = &mut seen[id * W + x];
+                let new = nx[x] & !*s;
+                *s |= new;
+                front[id * W + x] = new;
                 live |= new;
                 // A source's layer holds one truth value, so its bits in the opposite
                 // potential's `seen` are not changed by this layer.
@@ -1340,7 +1457,8 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
             // conjugate (X) or the cell's other candidate (Y). Without one, skip the search.
             let closable = (x && links.conj_len[pot as usize] > 0)
                 || (y && links.mate[pot as usize] != NONE16);
-            let ends = if closable && part == Part::Cycles {
+            let may_cycle = search.cycle_ok.is_empty() || search.cycle_ok[pot as usize];
+            let ends = if closable && may_cycle && part == Part::Cycles {
                 search.cycles(pot, &live);
                 std::mem::take(&mut search.ends)
             } else {
@@ -1538,7 +1656,7 @@ pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option
         want,
     };
     loop_hints(&mut search, x_only, Part::Chains, &mut out);
-    SCRATCH.with_borrow_mut(|t| t.proved_none = false);
+    SCRATCH.with_borrow_mut(|t| (t.proved_none, t.comp_valid) = (false, false));
     loop_hints(&mut search, both, Part::Chains, &mut out);
     // Most chain steps of the hardest puzzles have no static chain and no useful cycle: when
     // the XY chains' search proved that no candidate, on, has a path of links to its off
@@ -1552,6 +1670,18 @@ pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option
         debug_assert!(out.all.is_empty(), "a chain is a path to the opposite");
         return None;
     }
+    // Otherwise a cycle through a source lies in the strongly connected component of the
+    // source's on potential (in the XY links, which hold the X-only and Y-only ones), and by
+    // the same argument a loop that removes `o` holds an on potential `a` and an off potential
+    // `b` of `o`'s digit, both seen by `o`: a component without such a pair has no useful
+    // cycle, and the searches from its sources are skipped (`cycle_sources`).
+    search.cycle_ok = SCRATCH.with_borrow(|t| {
+        if t.comp_valid && shortcuts() {
+            cycle_sources(t)
+        } else {
+            Vec::new()
+        }
+    });
     loop_hints(&mut search, x_only, Part::Cycles, &mut out);
     loop_hints(&mut search, y_only, Part::Cycles, &mut out);
     loop_hints(&mut search, both, Part::Cycles, &mut out);
@@ -1749,7 +1879,7 @@ mod tests {
                     }
                     let none = SCRATCH.with_borrow_mut(|t| {
                         t.build(&links);
-                        !some_source_reaches_its_opposite(t, &sources)
+                        sources_reaching_their_opposite(t, &sources).0.is_empty()
                     });
                     if none && board.cands.iter().all(|m| m.count_ones() != 1) {
                         proved += 1;
@@ -1770,6 +1900,90 @@ mod tests {
             }
         }
         assert!(proved > 10 && proved < boards, "{proved} of {boards}");
+    }
+
+    /// The boards before every step rated 6.2 or more of the first `n` puzzles of a test file,
+    /// in path order (the chain steps, where the static chains run one after the other).
+    fn chain_boards(data: &str, n: usize) -> Vec<Board> {
+        let mut boards = Vec::new();
+        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(n) {
+            let p: Puzzle = line.split('\t').next().unwrap().parse().unwrap();
+            let mut board = Board::new(&p);
+            board.explain = false;
+            while let Some(step) = super::super::next_step(&board) {
+                if step.rating >= Rating(62) {
+                    boards.push(board.clone());
+                }
+                board.apply(&step);
+            }
+        }
+        boards
+    }
+
+    #[test]
+    fn a_source_left_out_of_the_cycle_searches_has_no_useful_cycle() {
+        // Every candidate that `cycle_sources` leaves out: its cycle searches, unbounded, in
+        // the three link settings, find no loop that removes anything.
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let (mut left_out, mut kept, mut useful) = (0, 0, 0);
+        for board in chain_boards(data, 4) {
+            let links = Links::new(&board);
+            let mut sources = Vec::new();
+            for c in 0..81 {
+                for d in super::super::bits(board.cands[c]) {
+                    sources.push(((c * 9 + d) as u16, true));
+                }
+            }
+            let mut t = Layers::default();
+            t.build(&links);
+            t.comp = sources_reaching_their_opposite(&t, &sources).1;
+            let ok = cycle_sources(&t);
+            let mut search = Search::new(&board, &links, false, false);
+            for &(pot, _) in &sources {
+                let mut any = false;
+                for (y, x) in [(false, true), (true, false), (true, true)] {
+                    if !x && board.cands[pot as usize / 9].count_ones() > 2 {
+                        continue;
+                    }
+                    search.y = y;
+                    search.x = x;
+                    search.max_depth = u16::MAX;
+                    search.cycles(pot, &links.live_off(y, x));
+                    let ends = std::mem::take(&mut search.ends);
+                    any |= ends.iter().any(|&e| search.cycle_removes_something(e));
+                }
+                if ok[pot as usize] {
+                    kept += 1;
+                    useful += any as usize;
+                } else {
+                    left_out += 1;
+                    assert!(!any, "{}", pot);
+                }
+            }
+        }
+        assert!(left_out > 1000 && useful > 0, "{left_out} {kept} {useful}");
+    }
+
+    #[test]
+    fn static_chains_are_the_same_without_the_shortcuts() {
+        // Along the paths of extreme-band puzzles, every chain step: the step with the source
+        // filter of the XY chains and the cycle filter, and without them.
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let boards = chain_boards(data, 6);
+        let mut found = 0;
+        for board in &boards {
+            let with = static_chains(board);
+            SHORTCUTS.set(false);
+            let without = static_chains(board);
+            SHORTCUTS.set(true);
+            assert_eq!(with, without);
+            found += with.is_some() as usize;
+        }
+        assert!(
+            found > 5 && found < boards.len(),
+            "{found} of {}",
+            boards.len()
+        );
     }
 
     #[test]
@@ -1803,10 +2017,17 @@ mod tests {
                     }
                     let mut layers = Layers::default();
                     layers.build(&links);
-                    let any = sources
-                        .iter()
-                        .any(|&(pot, on)| chain_depth_xy(&links, pot, on, u16::MAX).is_some());
-                    assert_eq!(some_source_reaches_its_opposite(&layers, &sources), any);
+                    let reaching: Vec<usize> = (0..sources.len())
+                        .filter(|&i| {
+                            let (pot, on) = sources[i];
+                            chain_depth_xy(&links, pot, on, u16::MAX).is_some()
+                        })
+                        .collect();
+                    let any = !reaching.is_empty();
+                    assert_eq!(
+                        sources_reaching_their_opposite(&layers, &sources).0,
+                        reaching
+                    );
                     with_chain += any as usize;
                     for max in [3, 6, 9, 14, u16::MAX] {
                         let depths: Vec<Option<u16>> = sources
