@@ -713,12 +713,10 @@ thread_local! {
 struct Layers {
     index: Vec<u16>,
     pots: Vec<u16>,
-    /// Per candidate `k`: the off potentials that its on potential forces are
-    /// `on_links[on_start[k]..on_start[k + 1]]`; likewise the on potentials its off one forces.
-    on_start: Vec<u32>,
-    on_links: Vec<u16>,
-    off_start: Vec<u32>,
-    off_links: Vec<u16>,
+    /// Per potential `id` (`on * p + k`): the potentials it forces (the off potentials an on
+    /// one forces, the on potentials an off one forces) are `links[start[id]..start[id + 1]]`.
+    start: Vec<u32>,
+    links: Vec<u16>,
     seen: Vec<u64>,
     front: Vec<u64>,
     next: Vec<u64>,
@@ -745,37 +743,37 @@ impl Layers {
                 t.pots.push(pot as u16);
             }
         }
-        t.on_start.clear();
-        t.on_links.clear();
-        t.off_start.clear();
-        t.off_links.clear();
+        let p = t.pots.len() as u16;
+        t.start.clear();
+        t.links.clear();
+        // Off potentials (`0..p`): the conjugates, and the cell's other candidate if it has two.
         for &pot in &t.pots {
+            t.start.push(t.links.len() as u32);
+            let pi = pot as usize;
+            for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
+                t.links.push(p + t.index[q as usize]);
+            }
+            if l.mate[pi] != NONE16 {
+                t.links.push(p + t.index[l.mate[pi] as usize]);
+            }
+        }
+        // On potentials (`p..2p`): the cell's other candidates and the digit's other places
+        // in its houses.
+        for &pot in &t.pots {
+            t.start.push(t.links.len() as u32);
             let (c, d) = (pot as usize / 9, pot as usize % 9);
-            t.on_start.push(t.on_links.len() as u32);
-            // On: the cell's other candidates and the digit's other places in its houses.
             for v in 0..9 {
                 if v != d && l.cand[v] >> c & 1 == 1 {
-                    t.on_links.push(t.index[c * 9 + v]);
+                    t.links.push(t.index[c * 9 + v]);
                 }
             }
             let mut m = PEER_MASK[c] & l.cand[d];
             while m != 0 {
-                t.on_links
-                    .push(t.index[m.trailing_zeros() as usize * 9 + d]);
+                t.links.push(t.index[m.trailing_zeros() as usize * 9 + d]);
                 m &= m - 1;
             }
-            // Off: the conjugates, and the cell's other candidate if it has two.
-            t.off_start.push(t.off_links.len() as u32);
-            let pi = pot as usize;
-            for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
-                t.off_links.push(t.index[q as usize]);
-            }
-            if l.mate[pi] != NONE16 {
-                t.off_links.push(t.index[l.mate[pi] as usize]);
-            }
         }
-        t.on_start.push(t.on_links.len() as u32);
-        t.off_start.push(t.off_links.len() as u32);
+        t.start.push(t.links.len() as u32);
     }
 }
 
@@ -865,16 +863,7 @@ fn sources_reaching_their_opposite(t: &Layers, sources: &[(u16, bool)]) -> (Vec<
     let nodes = 2 * p;
     let w = sources.len().div_ceil(64);
     // Node `on * p + k`: candidate `k` on or off, as in the tables of `Layers`.
-    let succ = |u: usize| -> &[u16] {
-        if u >= p {
-            let k = u - p;
-            &t.on_links[t.on_start[k] as usize..t.on_start[k + 1] as usize]
-        } else {
-            &t.off_links[t.off_start[u] as usize..t.off_start[u + 1] as usize]
-        }
-    };
-    // A link from node u leads to node `q` of the other half.
-    let target = |u: usize, q: u16| if u >= p { q as usize } else { p + q as usize };
+    let succ = |u: usize| -> &[u16] { &t.links[t.start[u] as usize..t.start[u + 1] as usize] };
     // The sources whose opposite is each node, as lists (`first` per node, `next` per source).
     let mut first = vec![u32::MAX; nodes];
     let mut next_src = vec![u32::MAX; sources.len()];
@@ -891,6 +880,8 @@ fn sources_reaching_their_opposite(t: &Layers, sources: &[(u16, bool)]) -> (Vec<
     let mut stack: Vec<u32> = Vec::new();
     let mut calls: Vec<(u32, u32)> = Vec::new();
     let mut reach: Vec<u64> = Vec::new();
+    // Per component: whether its set in `reach` holds some source.
+    let mut reaches: Vec<bool> = Vec::new();
     let mut members: Vec<u32> = Vec::new();
     let mut counter = 0u32;
     let mut comps = 0u32;
@@ -908,7 +899,7 @@ fn sources_reaching_their_opposite(t: &Layers, sources: &[(u16, bool)]) -> (Vec<
             let u = u as usize;
             let links = succ(u);
             if (*e as usize) < links.len() {
-                let v = target(u, links[*e as usize]);
+                let v = links[*e as usize] as usize;
                 *e += 1;
                 if order[v] == UNSEEN {
                     order[v] = counter;
@@ -943,23 +934,28 @@ fn sources_reaching_their_opposite(t: &Layers, sources: &[(u16, bool)]) -> (Vec<
             }
             let base = reach.len();
             reach.resize(base + w, 0);
+            let (done, own) = reach.split_at_mut(base);
+            let mut any = false;
             for &v in &members {
                 let v = v as usize;
                 let mut j = first[v];
                 while j != u32::MAX {
-                    reach[base + j as usize / 64] |= 1 << (j % 64);
+                    own[j as usize / 64] |= 1 << (j % 64);
+                    any = true;
                     j = next_src[j as usize];
                 }
                 for &q in succ(v) {
-                    let c = comp[target(v, q)];
-                    if c != comps {
-                        let from = c as usize * w;
-                        for x in 0..w {
-                            reach[base + x] |= reach[from + x];
+                    let c = comp[q as usize] as usize;
+                    // Most components reach no source's opposite: their sets are not read.
+                    if c != comps as usize && reaches[c] {
+                        any = true;
+                        for (o, &d) in own.iter_mut().zip(&done[c * w..c * w + w]) {
+                            *o |= d;
                         }
                     }
                 }
             }
+            reaches.push(any);
             comps += 1;
         }
     }
@@ -1098,31 +1094,24 @@ fn chunk_meets_in<const W: usize>(
             return None;
         }
         let Layers {
-            on_start,
-            on_links,
-            off_start,
-            off_links,
+            start,
+            links,
             front,
             next,
             seen,
             ..
         } = &mut *t;
-        // On potentials force off ones (table half 0), off potentials on ones (half 1).
-        for (from, to, start, links) in [
-            (p, 0, &*on_start, &*on_links),
-            (0, p, &*off_start, &*off_links),
-        ] {
-            for j in 0..p {
-                let f: [u64; W] = set(front, from + j);
-                if f == [0; W] {
-                    continue;
-                }
-                for &q in &links[start[j] as usize..start[j + 1] as usize] {
-                    let at = (to + q as usize) * W;
-                    let dst: &mut [u64; W] = (&mut next[at..at + W]).try_into().expect("W words");
-                    for x in 0..W {
-                        dst[x] |= f[x];
-                    }
+        // On potentials force off ones, off potentials on ones.
+        for j in 0..2 * p {
+            let f: [u64; W] = set(front, j);
+            if f == [0; W] {
+                continue;
+            }
+            for &q in &links[start[j] as usize..start[j + 1] as usize] {
+                let at = q as usize * W;
+                let dst: &mut [u64; W] = (&mut next[at..at + W]).try_into().expect("W words");
+                for x in 0..W {
+                    dst[x] |= f[x];
                 }
             }
         }
