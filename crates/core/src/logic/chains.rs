@@ -179,6 +179,11 @@ struct Search<'a> {
     /// Per candidate, whether a cycle search from it could find a loop that removes something
     /// ([`cycle_sources`]); empty if not known (every candidate is searched).
     cycle_ok: Vec<bool>,
+    /// Per potential ([`ident`]), whether it has a path of XY links to its opposite; empty if
+    /// not known.
+    chain_ok: Vec<bool>,
+    /// The XY chains' sources and those that reach their opposite, if found already.
+    xy: Option<XySources>,
 }
 
 impl<'a> Search<'a> {
@@ -197,6 +202,8 @@ impl<'a> Search<'a> {
             ends: Vec::new(),
             max_depth: u16::MAX,
             cycle_ok: Vec::new(),
+            chain_ok: Vec::new(),
+            xy: None,
         }
     }
 
@@ -720,14 +727,9 @@ struct Layers {
     seen: Vec<u64>,
     front: Vec<u64>,
     next: Vec<u64>,
-    /// Whether the last search found that no source reaches its opposite by any path (see
-    /// [`sources_reaching_their_opposite`]).
-    proved_none: bool,
     /// The strongly connected component of each potential (`on * p + k`) in the links, from
     /// the last [`sources_reaching_their_opposite`].
     comp: Vec<u32>,
-    /// Whether the XY chains' search of the current [`static_chains_where`] made `comp`.
-    comp_valid: bool,
 }
 
 impl Layers {
@@ -788,17 +790,35 @@ fn shortest_xy_chains_in(
     max_depth: u16,
     t: &mut Layers,
 ) -> Option<(u16, Vec<usize>)> {
+    let reaching = analyse(l, sources, t);
+    layers_meet(l, sources, reaching, max_depth, t)
+}
+
+/// Numbers the candidates of `l` and lists their links in `t`, and finds which `sources`
+/// reach their opposite (indices into `sources`, ascending; [`sources_reaching_their_opposite`],
+/// which also gives `t.comp`).
+fn analyse(l: &Links, sources: &[(u16, bool)], t: &mut Layers) -> Vec<usize> {
     t.build(l);
+    let (reaching, comp) = sources_reaching_their_opposite(t, sources);
+    t.comp = comp;
+    reaching
+}
+
+/// The side-by-side search of [`shortest_xy_chains_in`] on the links of `t` (made by
+/// [`analyse`]), `reaching` being the sources that reach their opposite.
+fn layers_meet(
+    l: &Links,
+    sources: &[(u16, bool)],
+    reaching: Vec<usize>,
+    max_depth: u16,
+    t: &mut Layers,
+) -> Option<(u16, Vec<usize>)> {
     // Most searches on a hard puzzle's boards find no chain at all, after layers down to the
     // far end of the links: one pass over the links proves that first.
     // Only the sources with a path to their opposite can meet one: the others are left out of
     // the side-by-side search (each source is its own bit, so the layer at which the first
     // source meets and the sources that meet there are the same without them).
-    let (reaching, comp) = sources_reaching_their_opposite(t, sources);
-    t.comp = comp;
-    t.comp_valid = true;
-    t.proved_none = reaching.is_empty();
-    if t.proved_none {
+    if reaching.is_empty() {
         return None;
     }
     let reaching = if shortcuts() {
@@ -1414,7 +1434,7 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
     }
     let (board, links) = (search.board, search.links);
     if y && part == Part::Chains {
-        return xy_chain_hints(board, links, out);
+        return xy_chain_hints(board, links, out, search.xy.as_ref());
     }
     // One search serves every link setting (`Search::new` clears 12 KB).
     search.y = y;
@@ -1471,6 +1491,11 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
                     if !source_on && !closable {
                         continue;
                     }
+                    // X links are among the XY links: a source that reaches its opposite by
+                    // none of those has no X chain.
+                    if !search.chain_ok.is_empty() && !search.chain_ok[ident(pot, source_on)] {
+                        continue;
+                    }
                     if let Some(depth) = chain_depth(links, y, pot, source_on, chain_limit) {
                         let complexity = depth as usize + 1;
                         if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, y, x)
@@ -1488,7 +1513,41 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
 /// The shortest forcing chains with X and Y links ([`loop_hints`] for them), from every source
 /// side by side ([`shortest_xy_chains`]): the same hints as searching source after source with
 /// the bound `best`, less the longer ones, which come later in SE's order.
-fn xy_chain_hints(board: &Board, links: &Links, out: &mut Sink) {
+fn xy_chain_hints(board: &Board, links: &Links, out: &mut Sink, pre: Option<&XySources>) {
+    let chain_limit = depth_limits(70, *out.best).0;
+    let owned;
+    let (sources, found): (&[(u16, bool)], _) = match pre {
+        Some((sources, reaching)) => (
+            sources,
+            SCRATCH
+                .with_borrow_mut(|t| layers_meet(links, sources, reaching.clone(), chain_limit, t)),
+        ),
+        None => {
+            owned = xy_sources(board, links);
+            let found = shortest_xy_chains(links, &owned, chain_limit);
+            (&owned, found)
+        }
+    };
+    let Some((depth, which)) = found else {
+        return;
+    };
+    let complexity = depth as usize + 1;
+    for i in which {
+        let (pot, source_on) = sources[i];
+        if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, true, true) {
+            f.order = (pot as u64) << 32 | 1 << 30 | (!source_on as u64) << 29;
+            out.push(f);
+        }
+    }
+}
+
+/// The sources of the XY forcing chains, and those among them (indices) that reach their
+/// opposite.
+type XySources = (Vec<(u16, bool)>, Vec<usize>);
+
+/// The sources of the XY forcing chains: every candidate of a cell with two or more, on, and
+/// off if a link can force it on (a conjugate or the cell's other candidate).
+fn xy_sources(board: &Board, links: &Links) -> Vec<(u16, bool)> {
     let mut sources = Vec::with_capacity(2 * 81 * 4);
     for c in 0..81 {
         let m = board.cands[c];
@@ -1504,18 +1563,7 @@ fn xy_chain_hints(board: &Board, links: &Links, out: &mut Sink) {
             }
         }
     }
-    let chain_limit = depth_limits(70, *out.best).0;
-    let Some((depth, which)) = shortest_xy_chains(links, &sources, chain_limit) else {
-        return;
-    };
-    let complexity = depth as usize + 1;
-    for i in which {
-        let (pot, source_on) = sources[i];
-        if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, true, true) {
-            f.order = (pot as u64) << 32 | 1 << 30 | (!source_on as u64) << 29;
-            out.push(f);
-        }
-    }
+    sources
 }
 
 fn cycle_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Found> {
@@ -1644,33 +1692,40 @@ pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option
         best: &mut best,
         want,
     };
-    loop_hints(&mut search, x_only, Part::Chains, &mut out);
-    SCRATCH.with_borrow_mut(|t| (t.proved_none, t.comp_valid) = (false, false));
-    loop_hints(&mut search, both, Part::Chains, &mut out);
+    // Which candidates have a path of XY links to their opposite, found first in one pass
+    // (`analyse`): a forcing chain, X or XY, is such a path.
+    let sources = xy_sources(board, &links);
+    let reaching = SCRATCH.with_borrow_mut(|t| analyse(&links, &sources, t));
     // Most chain steps of the hardest puzzles have no static chain and no useful cycle: when
-    // the XY chains' search proved that no candidate, on, has a path of links to its off
-    // potential (every candidate is one of its sources when no cell has a single candidate),
-    // no cycle can remove anything. If a cycle removes candidate `o`, `o` sees a node `a` on
-    // and a node `b` off of its digit on the loop; every link has its contrapositive, so the
-    // loop also holds reversed, every truth value flipped, with `a` off and `b` on: "`o` on"
-    // forces "`a` off", the reversed loop leads from there to "`b` on", which forces "`o`
-    // off". The links of X-only and Y-only cycles are among the XY chains' links.
-    if SCRATCH.with_borrow(|t| t.proved_none) && board.cands.iter().all(|m| m.count_ones() != 1) {
-        debug_assert!(out.all.is_empty(), "a chain is a path to the opposite");
+    // no candidate, on, has a path of links to its off potential (every candidate is one of
+    // the sources when no cell has a single candidate), no cycle can remove anything. If a
+    // cycle removes candidate `o`, `o` sees a node `a` on and a node `b` off of its digit on
+    // the loop; every link has its contrapositive, so the loop also holds reversed, every
+    // truth value flipped, with `a` off and `b` on: "`o` on" forces "`a` off", the reversed
+    // loop leads from there to "`b` on", which forces "`o` off". The links of X-only and
+    // Y-only cycles are among the XY links.
+    if reaching.is_empty() && board.cands.iter().all(|m| m.count_ones() != 1) {
         return None;
     }
+    if shortcuts() {
+        let mut ok = vec![false; 1458];
+        for &i in &reaching {
+            let (pot, on) = sources[i];
+            ok[ident(pot, on)] = true;
+        }
+        search.chain_ok = ok;
+    }
+    search.xy = Some((sources, reaching));
+    loop_hints(&mut search, x_only, Part::Chains, &mut out);
+    loop_hints(&mut search, both, Part::Chains, &mut out);
     // Otherwise a cycle through a source lies in the strongly connected component of the
     // source's on potential (in the XY links, which hold the X-only and Y-only ones), and by
     // the same argument a loop that removes `o` holds an on potential `a` and an off potential
     // `b` of `o`'s digit, both seen by `o`: a component without such a pair has no useful
     // cycle, and the searches from its sources are skipped (`cycle_sources`).
-    search.cycle_ok = SCRATCH.with_borrow(|t| {
-        if t.comp_valid && shortcuts() {
-            cycle_sources(t)
-        } else {
-            Vec::new()
-        }
-    });
+    if shortcuts() {
+        search.cycle_ok = SCRATCH.with_borrow(cycle_sources);
+    }
     loop_hints(&mut search, x_only, Part::Cycles, &mut out);
     loop_hints(&mut search, y_only, Part::Cycles, &mut out);
     loop_hints(&mut search, both, Part::Cycles, &mut out);
@@ -1927,6 +1982,17 @@ mod tests {
             t.build(&links);
             t.comp = sources_reaching_their_opposite(&t, &sources).1;
             let ok = cycle_sources(&t);
+            // Nor has a candidate without a path of XY links to its opposite an X chain.
+            let both_ways: Vec<(u16, bool)> = sources
+                .iter()
+                .flat_map(|&(pot, _)| [(pot, true), (pot, false)])
+                .collect();
+            let reaching = analyse(&links, &both_ways, &mut Layers::default());
+            for (i, &(pot, on)) in both_ways.iter().enumerate() {
+                if !reaching.contains(&i) {
+                    assert_eq!(chain_depth_x(&links, pot, on, u16::MAX), None);
+                }
+            }
             let mut search = Search::new(&board, &links, false, false);
             for &(pot, _) in &sources {
                 let mut any = false;
