@@ -92,9 +92,14 @@ impl Memo {
         })
     }
 
+    /// Remembers `board` if the search found nothing on it. A search that found something
+    /// leaves the memo as it was: its board is still one on which nothing was found, only
+    /// further from the next boards than this one.
     fn keep(&mut self, board: &Board, found_nothing: bool) {
-        self.valid = found_nothing;
-        self.cands = board.cands;
+        if found_nothing {
+            self.valid = true;
+            self.cands = board.cands;
+        }
     }
 }
 
