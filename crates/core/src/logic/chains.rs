@@ -715,7 +715,7 @@ thread_local! {
 /// X and Y links between them, and per potential (candidate and truth value) a set of sources
 /// as `words` 64-bit words: those that have reached it (`seen`), that reached it at the last
 /// layer (`front`), and that reach it at the next (`next`). Potential `(k, on)` has the words
-/// `(on * p + k) * words ..` of each table.
+/// `(on * p + k) * words ..` of each table (`words` as [`chunk_meets`] chooses).
 #[derive(Default)]
 struct Layers {
     index: Vec<u16>,
@@ -869,11 +869,13 @@ fn layers_meet(
 }
 
 /// The sources (indices into `sources`, ascending) that have a forcing chain of any length: a
-/// path of links from the source to its opposite. Only these can meet anything in the
-/// side-by-side search (a source meets the opposite of a potential it reached if and only if
-/// it reaches its own opposite, since every link has its contrapositive). Tarjan's strongly connected components of the links, found
-/// sinks first, each with the set of sources whose opposite it reaches (one bit a source);
-/// a source has a path to its opposite if and only if its own component's set holds it.
+/// path of links from the source to its opposite; and the strongly connected component of
+/// each potential. Only these sources can meet anything in the side-by-side search (a source
+/// meets the opposite of a potential it reached if and only if it reaches its own opposite,
+/// since every link has its contrapositive). Tarjan's strongly connected components of the
+/// links, found sinks first, each with the set of sources whose opposite it reaches (one bit a
+/// source); a source has a path to its opposite if and only if its own component's set holds
+/// it.
 ///
 /// # Complexity
 /// One pass over the links, then a few words a link between components: a tenth or less of a
