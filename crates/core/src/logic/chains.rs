@@ -176,6 +176,14 @@ struct Search<'a> {
     /// Nodes deeper than this are not made: they could only give chains rated above the best
     /// found so far (a node at depth d lies on a chain of at least d distinct nodes).
     max_depth: u16,
+    /// Per candidate, whether a cycle search from it could find a loop that removes something
+    /// ([`cycle_sources`]); empty if not known (every candidate is searched).
+    cycle_ok: Vec<bool>,
+    /// Per potential ([`ident`]), whether it has a path of XY links to its opposite; empty if
+    /// not known.
+    chain_ok: Vec<bool>,
+    /// The XY chains' sources and those that reach their opposite, if found already.
+    xy: Option<XySources>,
 }
 
 impl<'a> Search<'a> {
@@ -193,6 +201,9 @@ impl<'a> Search<'a> {
             out: Vec::with_capacity(32),
             ends: Vec::new(),
             max_depth: u16::MAX,
+            cycle_ok: Vec::new(),
+            chain_ok: Vec::new(),
+            xy: None,
         }
     }
 
@@ -704,23 +715,21 @@ thread_local! {
 /// X and Y links between them, and per potential (candidate and truth value) a set of sources
 /// as `words` 64-bit words: those that have reached it (`seen`), that reached it at the last
 /// layer (`front`), and that reach it at the next (`next`). Potential `(k, on)` has the words
-/// `(on * p + k) * words ..` of each table.
+/// `(on * p + k) * words ..` of each table (`words` as [`chunk_meets`] chooses).
 #[derive(Default)]
 struct Layers {
     index: Vec<u16>,
     pots: Vec<u16>,
-    /// Per candidate `k`: the off potentials that its on potential forces are
-    /// `on_links[on_start[k]..on_start[k + 1]]`; likewise the on potentials its off one forces.
-    on_start: Vec<u32>,
-    on_links: Vec<u16>,
-    off_start: Vec<u32>,
-    off_links: Vec<u16>,
-    seen: Vec<Block>,
-    front: Vec<Block>,
-    next: Vec<Block>,
-    /// Whether the last search found that no source reaches its opposite by any path (see
-    /// [`some_source_reaches_its_opposite`]).
-    proved_none: bool,
+    /// Per potential `id` (`on * p + k`): the potentials it forces (the off potentials an on
+    /// one forces, the on potentials an off one forces) are `links[start[id]..start[id + 1]]`.
+    start: Vec<u32>,
+    links: Vec<u16>,
+    seen: Vec<u64>,
+    front: Vec<u64>,
+    next: Vec<u64>,
+    /// The strongly connected component of each potential (`on * p + k`) in the links, from
+    /// the last [`sources_reaching_their_opposite`].
+    comp: Vec<u32>,
 }
 
 impl Layers {
@@ -736,37 +745,37 @@ impl Layers {
                 t.pots.push(pot as u16);
             }
         }
-        t.on_start.clear();
-        t.on_links.clear();
-        t.off_start.clear();
-        t.off_links.clear();
+        let p = t.pots.len() as u16;
+        t.start.clear();
+        t.links.clear();
+        // Off potentials (`0..p`): the conjugates, and the cell's other candidate if it has two.
         for &pot in &t.pots {
+            t.start.push(t.links.len() as u32);
+            let pi = pot as usize;
+            for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
+                t.links.push(p + t.index[q as usize]);
+            }
+            if l.mate[pi] != NONE16 {
+                t.links.push(p + t.index[l.mate[pi] as usize]);
+            }
+        }
+        // On potentials (`p..2p`): the cell's other candidates and the digit's other places
+        // in its houses.
+        for &pot in &t.pots {
+            t.start.push(t.links.len() as u32);
             let (c, d) = (pot as usize / 9, pot as usize % 9);
-            t.on_start.push(t.on_links.len() as u32);
-            // On: the cell's other candidates and the digit's other places in its houses.
             for v in 0..9 {
                 if v != d && l.cand[v] >> c & 1 == 1 {
-                    t.on_links.push(t.index[c * 9 + v]);
+                    t.links.push(t.index[c * 9 + v]);
                 }
             }
             let mut m = PEER_MASK[c] & l.cand[d];
             while m != 0 {
-                t.on_links
-                    .push(t.index[m.trailing_zeros() as usize * 9 + d]);
+                t.links.push(t.index[m.trailing_zeros() as usize * 9 + d]);
                 m &= m - 1;
             }
-            // Off: the conjugates, and the cell's other candidate if it has two.
-            t.off_start.push(t.off_links.len() as u32);
-            let pi = pot as usize;
-            for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
-                t.off_links.push(t.index[q as usize]);
-            }
-            if l.mate[pi] != NONE16 {
-                t.off_links.push(t.index[l.mate[pi] as usize]);
-            }
         }
-        t.on_start.push(t.on_links.len() as u32);
-        t.off_start.push(t.off_links.len() as u32);
+        t.start.push(t.links.len() as u32);
     }
 }
 
@@ -781,19 +790,49 @@ fn shortest_xy_chains_in(
     max_depth: u16,
     t: &mut Layers,
 ) -> Option<(u16, Vec<usize>)> {
+    let reaching = analyse(l, sources, t);
+    layers_meet(l, sources, reaching, max_depth, t)
+}
+
+/// Numbers the candidates of `l` and lists their links in `t`, and finds which `sources`
+/// reach their opposite (indices into `sources`, ascending; [`sources_reaching_their_opposite`],
+/// which also gives `t.comp`).
+fn analyse(l: &Links, sources: &[(u16, bool)], t: &mut Layers) -> Vec<usize> {
     t.build(l);
+    let (reaching, comp) = sources_reaching_their_opposite(t, sources);
+    t.comp = comp;
+    reaching
+}
+
+/// The side-by-side search of [`shortest_xy_chains_in`] on the links of `t` (made by
+/// [`analyse`]), `reaching` being the sources that reach their opposite.
+fn layers_meet(
+    l: &Links,
+    sources: &[(u16, bool)],
+    reaching: Vec<usize>,
+    max_depth: u16,
+    t: &mut Layers,
+) -> Option<(u16, Vec<usize>)> {
     // Most searches on a hard puzzle's boards find no chain at all, after layers down to the
     // far end of the links: one pass over the links proves that first.
-    t.proved_none = !some_source_reaches_its_opposite(t, sources);
-    if t.proved_none {
+    // Only the sources with a path to their opposite can meet one: the others are left out of
+    // the side-by-side search (each source is its own bit, so the layer at which the first
+    // source meets and the sources that meet there are the same without them).
+    if reaching.is_empty() {
         return None;
     }
+    let reaching = if shortcuts() {
+        reaching
+    } else {
+        (0..sources.len()).collect()
+    };
+    let live: Vec<(u16, bool)> = reaching.iter().map(|&i| sources[i]).collect();
     // The sources in chunks of `BLOCK_SOURCES`, each searched alone: a chunk stops at the
     // first layer where one of its sources meets an opposite, or at the layer where an earlier
     // chunk did (the search of all sources at once stops at the earliest of these).
     let mut end_layer = u32::MAX;
     let mut met_all: Vec<usize> = Vec::new();
-    for (chunk, part) in sources.chunks(BLOCK_SOURCES).enumerate() {
+    for (chunk, part) in live.chunks(BLOCK_SOURCES).enumerate() {
         let Some((layer, met)) = chunk_meets(t, part, max_depth, end_layer) else {
             continue;
         };
@@ -804,7 +843,9 @@ fn shortest_xy_chains_in(
         let mut m = met;
         for (x, word) in m.iter_mut().enumerate() {
             while *word != 0 {
-                met_all.push(chunk * BLOCK_SOURCES + x * 64 + word.trailing_zeros() as usize);
+                met_all.push(
+                    reaching[chunk * BLOCK_SOURCES + x * 64 + word.trailing_zeros() as usize],
+                );
                 *word &= *word - 1;
             }
         }
@@ -827,31 +868,24 @@ fn shortest_xy_chains_in(
     (!which.is_empty()).then_some((shortest, which))
 }
 
-/// Whether some source has a forcing chain of any length: a path of links from the source to
-/// its opposite. Without one, every side-by-side search ends with nothing (a source meets the
-/// opposite of a potential it reached if and only if it reaches its own opposite, since every
-/// link has its contrapositive). Tarjan's strongly connected components of the links, found
-/// sinks first, each with the set of sources whose opposite it reaches (one bit a source);
-/// a source has a path to its opposite if and only if its own component's set holds it.
+/// The sources (indices into `sources`, ascending) that have a forcing chain of any length: a
+/// path of links from the source to its opposite; and the strongly connected component of
+/// each potential. Only these sources can meet anything in the side-by-side search (a source
+/// meets the opposite of a potential it reached if and only if it reaches its own opposite,
+/// since every link has its contrapositive). Tarjan's strongly connected components of the
+/// links, found sinks first, each with the set of sources whose opposite it reaches (one bit a
+/// source); a source has a path to its opposite if and only if its own component's set holds
+/// it.
 ///
 /// # Complexity
 /// One pass over the links, then a few words a link between components: a tenth or less of a
 /// side-by-side search that runs to the end.
-fn some_source_reaches_its_opposite(t: &Layers, sources: &[(u16, bool)]) -> bool {
+fn sources_reaching_their_opposite(t: &Layers, sources: &[(u16, bool)]) -> (Vec<usize>, Vec<u32>) {
     let p = t.pots.len();
     let nodes = 2 * p;
     let w = sources.len().div_ceil(64);
     // Node `on * p + k`: candidate `k` on or off, as in the tables of `Layers`.
-    let succ = |u: usize| -> &[u16] {
-        if u >= p {
-            let k = u - p;
-            &t.on_links[t.on_start[k] as usize..t.on_start[k + 1] as usize]
-        } else {
-            &t.off_links[t.off_start[u] as usize..t.off_start[u + 1] as usize]
-        }
-    };
-    // A link from node u leads to node `q` of the other half.
-    let target = |u: usize, q: u16| if u >= p { q as usize } else { p + q as usize };
+    let succ = |u: usize| -> &[u16] { &t.links[t.start[u] as usize..t.start[u + 1] as usize] };
     // The sources whose opposite is each node, as lists (`first` per node, `next` per source).
     let mut first = vec![u32::MAX; nodes];
     let mut next_src = vec![u32::MAX; sources.len()];
@@ -868,6 +902,8 @@ fn some_source_reaches_its_opposite(t: &Layers, sources: &[(u16, bool)]) -> bool
     let mut stack: Vec<u32> = Vec::new();
     let mut calls: Vec<(u32, u32)> = Vec::new();
     let mut reach: Vec<u64> = Vec::new();
+    // Per component: whether its set in `reach` holds some source.
+    let mut reaches: Vec<bool> = Vec::new();
     let mut members: Vec<u32> = Vec::new();
     let mut counter = 0u32;
     let mut comps = 0u32;
@@ -885,7 +921,7 @@ fn some_source_reaches_its_opposite(t: &Layers, sources: &[(u16, bool)]) -> bool
             let u = u as usize;
             let links = succ(u);
             if (*e as usize) < links.len() {
-                let v = target(u, links[*e as usize]);
+                let v = links[*e as usize] as usize;
                 *e += 1;
                 if order[v] == UNSEEN {
                     order[v] = counter;
@@ -920,30 +956,104 @@ fn some_source_reaches_its_opposite(t: &Layers, sources: &[(u16, bool)]) -> bool
             }
             let base = reach.len();
             reach.resize(base + w, 0);
+            let (done, own) = reach.split_at_mut(base);
+            let mut any = false;
             for &v in &members {
                 let v = v as usize;
                 let mut j = first[v];
                 while j != u32::MAX {
-                    reach[base + j as usize / 64] |= 1 << (j % 64);
+                    own[j as usize / 64] |= 1 << (j % 64);
+                    any = true;
                     j = next_src[j as usize];
                 }
                 for &q in succ(v) {
-                    let c = comp[target(v, q)];
-                    if c != comps {
-                        let from = c as usize * w;
-                        for x in 0..w {
-                            reach[base + x] |= reach[from + x];
+                    let c = comp[q as usize] as usize;
+                    // Most components reach no source's opposite: their sets are not read.
+                    if c != comps as usize && reaches[c] {
+                        any = true;
+                        for (o, &d) in own.iter_mut().zip(&done[c * w..c * w + w]) {
+                            *o |= d;
                         }
                     }
                 }
             }
+            reaches.push(any);
             comps += 1;
         }
     }
-    sources.iter().enumerate().any(|(j, &(pot, on))| {
-        let node = on as usize * p + t.index[pot as usize] as usize;
-        reach[comp[node] as usize * w + j / 64] >> (j % 64) & 1 == 1
-    })
+    let reaching = (0..sources.len())
+        .filter(|&j| {
+            let (pot, on) = sources[j];
+            let node = on as usize * p + t.index[pot as usize] as usize;
+            reach[comp[node] as usize * w + j / 64] >> (j % 64) & 1 == 1
+        })
+        .collect();
+    (reaching, comp)
+}
+
+/// Per candidate (cell * 9 + digit), whether a cycle through its on potential could remove
+/// something, on the components `comp` of the links of `t` (see [`static_chains_where`]): its
+/// component holds an on potential `a` and an off potential `b` of one digit that a third
+/// candidate of that digit sees both.
+fn cycle_sources(t: &Layers) -> Vec<bool> {
+    let p = t.pots.len();
+    let comp = &t.comp;
+    // The components with two potentials or more (only those hold a loop), numbered densely.
+    let mut size = vec![0u16; 2 * p];
+    for &c in comp {
+        size[c as usize] += 1;
+    }
+    let mut dense = vec![u32::MAX; 2 * p];
+    let mut n = 0;
+    for (c, &k) in size.iter().enumerate() {
+        if k >= 2 {
+            dense[c] = n;
+            n += 1;
+        }
+    }
+    // Per such component and digit: the cells that see an on potential of it, an off one.
+    let mut sees = vec![[[0u128; 9]; 2]; n as usize];
+    let mut cand = [0u128; 9];
+    for node in 0..2 * p {
+        let (on, k) = (node >= p, node % p);
+        let pot = t.pots[k] as usize;
+        let (c, d) = (pot / 9, pot % 9);
+        cand[d] |= 1 << c;
+        let x = dense[comp[node] as usize];
+        if x != u32::MAX {
+            sees[x as usize][on as usize][d] |= PEER_MASK[c];
+        }
+    }
+    let useful: Vec<bool> = sees
+        .iter()
+        .map(|[off, on]| (0..9).any(|d| on[d] & off[d] & cand[d] != 0))
+        .collect();
+    let mut out = vec![false; 729];
+    for k in 0..p {
+        let x = dense[comp[p + k] as usize];
+        out[t.pots[k] as usize] = x != u32::MAX && useful[x as usize];
+    }
+    out
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: whether the searches skip what cannot give a chain or cycle (the source
+    /// filter of [`shortest_xy_chains_in`], [`cycle_sources`]); cleared, they search it all.
+    static SHORTCUTS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether the exact shortcuts are taken (always, except in tests that compare without them).
+#[inline]
+fn shortcuts() -> bool {
+    #[cfg(test)]
+    {
+        SHORTCUTS.get()
+    }
+    #[cfg(not(test))]
+    {
+        true
+    }
 }
 
 /// Sources per chunk of [`shortest_xy_chains_in`]: one [`Block`].
@@ -957,21 +1067,45 @@ type Block = [u64; BLOCK_SOURCES / 64];
 /// `t`: the first layer at which some of them reach the opposite of a potential they reached
 /// before, with those sources; `None` if there is none up to `end_layer` or within
 /// `max_depth` (as [`chain_depth_xy`] bounds its search).
+///
+/// The sets of sources are as wide as `part` needs (64 sources a word): on a board with a
+/// chain, a few dozen sources reach their opposite and are searched, in one word.
 fn chunk_meets(
     t: &mut Layers,
     part: &[(u16, bool)],
     max_depth: u16,
     end_layer: u32,
 ) -> Option<(u32, Block)> {
+    match part.len() {
+        0..=64 => chunk_meets_in::<1>(t, part, max_depth, end_layer),
+        65..=128 => chunk_meets_in::<2>(t, part, max_depth, end_layer),
+        129..=256 => chunk_meets_in::<4>(t, part, max_depth, end_layer),
+        _ => chunk_meets_in::<{ BLOCK_SOURCES / 64 }>(t, part, max_depth, end_layer),
+    }
+}
+
+/// [`chunk_meets`] with sets of `W` words (`W * 64` sources at most), each potential's set at
+/// `W * id ..` of the tables of `t`.
+fn chunk_meets_in<const W: usize>(
+    t: &mut Layers,
+    part: &[(u16, bool)],
+    max_depth: u16,
+    end_layer: u32,
+) -> Option<(u32, Block)> {
+    debug_assert!(part.len() <= W * 64);
     let p = t.pots.len();
     for table in [&mut t.seen, &mut t.front, &mut t.next] {
         table.clear();
-        table.resize(2 * p, [0; BLOCK_SOURCES / 64]);
+        table.resize(2 * p * W, 0);
     }
     for (i, &(pot, on)) in part.iter().enumerate() {
         let k = on as usize * p + t.index[pot as usize] as usize;
-        t.seen[k][i / 64] |= 1 << (i % 64);
-        t.front[k][i / 64] |= 1 << (i % 64);
+        t.seen[k * W + i / 64] |= 1 << (i % 64);
+        t.front[k * W + i / 64] |= 1 << (i % 64);
+    }
+    #[inline(always)]
+    fn set<const W: usize>(table: &[u64], id: usize) -> [u64; W] {
+        table[id * W..id * W + W].try_into().expect("W words")
     }
     let mut k: u32 = 0;
     loop {
@@ -982,30 +1116,24 @@ fn chunk_meets(
             return None;
         }
         let Layers {
-            on_start,
-            on_links,
-            off_start,
-            off_links,
+            start,
+            links,
             front,
             next,
             seen,
             ..
         } = &mut *t;
-        // On potentials force off ones (table half 0), off potentials on ones (half 1).
-        for (from, to, start, links) in [
-            (p, 0, &*on_start, &*on_links),
-            (0, p, &*off_start, &*off_links),
-        ] {
-            for j in 0..p {
-                let f = front[from + j];
-                if f == [0; BLOCK_SOURCES / 64] {
-                    continue;
-                }
-                for &q in &links[start[j] as usize..start[j + 1] as usize] {
-                    let dst = &mut next[to + q as usize];
-                    for x in 0..BLOCK_SOURCES / 64 {
-                        dst[x] |= f[x];
-                    }
+        // On potentials force off ones, off potentials on ones.
+        for j in 0..2 * p {
+            let f: [u64; W] = set(front, j);
+            if f == [0; W] {
+                continue;
+            }
+            for &q in &links[start[j] as usize..start[j + 1] as usize] {
+                let at = q as usize * W;
+                let dst: &mut [u64; W] = (&mut next[at..at + W]).try_into().expect("W words");
+                for x in 0..W {
+                    dst[x] |= f[x];
                 }
             }
         }
@@ -1014,13 +1142,13 @@ fn chunk_meets(
         let mut met = [0u64; BLOCK_SOURCES / 64];
         for id in 0..2 * p {
             let opp = if id < p { id + p } else { id - p };
-            let (nx, sn) = (next[id], seen[opp]);
-            next[id] = [0; BLOCK_SOURCES / 64];
-            let (s, f) = (&mut seen[id], &mut front[id]);
-            for x in 0..BLOCK_SOURCES / 64 {
-                let new = nx[x] & !s[x];
-                s[x] |= new;
-                f[x] = new;
+            let (nx, sn): ([u64; W], [u64; W]) = (set(next, id), set(seen, opp));
+            next[id * W..id * W + W].fill(0);
+            for x in 0..W {
+                let s = &mut seen[id * W + x];
+                let new = nx[x] & !*s;
+                *s |= new;
+                front[id * W + x] = new;
                 live |= new;
                 // A source's layer holds one truth value, so its bits in the opposite
                 // potential's `seen` are not changed by this layer.
@@ -1308,7 +1436,7 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
     }
     let (board, links) = (search.board, search.links);
     if y && part == Part::Chains {
-        return xy_chain_hints(board, links, out);
+        return xy_chain_hints(board, links, out, search.xy.as_ref());
     }
     // One search serves every link setting (`Search::new` clears 12 KB).
     search.y = y;
@@ -1340,7 +1468,8 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
             // conjugate (X) or the cell's other candidate (Y). Without one, skip the search.
             let closable = (x && links.conj_len[pot as usize] > 0)
                 || (y && links.mate[pot as usize] != NONE16);
-            let ends = if closable && part == Part::Cycles {
+            let may_cycle = search.cycle_ok.is_empty() || search.cycle_ok[pot as usize];
+            let ends = if closable && may_cycle && part == Part::Cycles {
                 search.cycles(pot, &live);
                 std::mem::take(&mut search.ends)
             } else {
@@ -1364,6 +1493,11 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
                     if !source_on && !closable {
                         continue;
                     }
+                    // X links are among the XY links: a source that reaches its opposite by
+                    // none of those has no X chain.
+                    if !search.chain_ok.is_empty() && !search.chain_ok[ident(pot, source_on)] {
+                        continue;
+                    }
                     if let Some(depth) = chain_depth(links, y, pot, source_on, chain_limit) {
                         let complexity = depth as usize + 1;
                         if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, y, x)
@@ -1381,7 +1515,41 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
 /// The shortest forcing chains with X and Y links ([`loop_hints`] for them), from every source
 /// side by side ([`shortest_xy_chains`]): the same hints as searching source after source with
 /// the bound `best`, less the longer ones, which come later in SE's order.
-fn xy_chain_hints(board: &Board, links: &Links, out: &mut Sink) {
+fn xy_chain_hints(board: &Board, links: &Links, out: &mut Sink, pre: Option<&XySources>) {
+    let chain_limit = depth_limits(70, *out.best).0;
+    let owned;
+    let (sources, found): (&[(u16, bool)], _) = match pre {
+        Some((sources, reaching)) => (
+            sources,
+            SCRATCH
+                .with_borrow_mut(|t| layers_meet(links, sources, reaching.clone(), chain_limit, t)),
+        ),
+        None => {
+            owned = xy_sources(board, links);
+            let found = shortest_xy_chains(links, &owned, chain_limit);
+            (&owned, found)
+        }
+    };
+    let Some((depth, which)) = found else {
+        return;
+    };
+    let complexity = depth as usize + 1;
+    for i in which {
+        let (pot, source_on) = sources[i];
+        if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, true, true) {
+            f.order = (pot as u64) << 32 | 1 << 30 | (!source_on as u64) << 29;
+            out.push(f);
+        }
+    }
+}
+
+/// The sources of the XY forcing chains, and those among them (indices) that reach their
+/// opposite.
+type XySources = (Vec<(u16, bool)>, Vec<usize>);
+
+/// The sources of the XY forcing chains: every candidate of a cell with two or more, on, and
+/// off if a link can force it on (a conjugate or the cell's other candidate).
+fn xy_sources(board: &Board, links: &Links) -> Vec<(u16, bool)> {
     let mut sources = Vec::with_capacity(2 * 81 * 4);
     for c in 0..81 {
         let m = board.cands[c];
@@ -1397,18 +1565,7 @@ fn xy_chain_hints(board: &Board, links: &Links, out: &mut Sink) {
             }
         }
     }
-    let chain_limit = depth_limits(70, *out.best).0;
-    let Some((depth, which)) = shortest_xy_chains(links, &sources, chain_limit) else {
-        return;
-    };
-    let complexity = depth as usize + 1;
-    for i in which {
-        let (pot, source_on) = sources[i];
-        if let Some(mut f) = forcing_hint(board, pot, !source_on, complexity, true, true) {
-            f.order = (pot as u64) << 32 | 1 << 30 | (!source_on as u64) << 29;
-            out.push(f);
-        }
-    }
+    sources
 }
 
 fn cycle_hint(board: &Board, path: Vec<Node>, y: bool, x: bool) -> Option<Found> {
@@ -1537,20 +1694,39 @@ pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option
         best: &mut best,
         want,
     };
-    loop_hints(&mut search, x_only, Part::Chains, &mut out);
-    SCRATCH.with_borrow_mut(|t| t.proved_none = false);
-    loop_hints(&mut search, both, Part::Chains, &mut out);
+    // Which candidates have a path of XY links to their opposite, found first in one pass
+    // (`analyse`): a forcing chain, X or XY, is such a path.
+    let sources = xy_sources(board, &links);
+    let reaching = SCRATCH.with_borrow_mut(|t| analyse(&links, &sources, t));
     // Most chain steps of the hardest puzzles have no static chain and no useful cycle: when
-    // the XY chains' search proved that no candidate, on, has a path of links to its off
-    // potential (every candidate is one of its sources when no cell has a single candidate),
-    // no cycle can remove anything. If a cycle removes candidate `o`, `o` sees a node `a` on
-    // and a node `b` off of its digit on the loop; every link has its contrapositive, so the
-    // loop also holds reversed, every truth value flipped, with `a` off and `b` on: "`o` on"
-    // forces "`a` off", the reversed loop leads from there to "`b` on", which forces "`o`
-    // off". The links of X-only and Y-only cycles are among the XY chains' links.
-    if SCRATCH.with_borrow(|t| t.proved_none) && board.cands.iter().all(|m| m.count_ones() != 1) {
-        debug_assert!(out.all.is_empty(), "a chain is a path to the opposite");
+    // no candidate, on, has a path of links to its off potential (every candidate is one of
+    // the sources when no cell has a single candidate), no cycle can remove anything. If a
+    // cycle removes candidate `o`, `o` sees a node `a` on and a node `b` off of its digit on
+    // the loop; every link has its contrapositive, so the loop also holds reversed, every
+    // truth value flipped, with `a` off and `b` on: "`o` on" forces "`a` off", the reversed
+    // loop leads from there to "`b` on", which forces "`o` off". The links of X-only and
+    // Y-only cycles are among the XY links.
+    if reaching.is_empty() && board.cands.iter().all(|m| m.count_ones() != 1) {
         return None;
+    }
+    if shortcuts() {
+        let mut ok = vec![false; 1458];
+        for &i in &reaching {
+            let (pot, on) = sources[i];
+            ok[ident(pot, on)] = true;
+        }
+        search.chain_ok = ok;
+    }
+    search.xy = Some((sources, reaching));
+    loop_hints(&mut search, x_only, Part::Chains, &mut out);
+    loop_hints(&mut search, both, Part::Chains, &mut out);
+    // Otherwise a cycle through a source lies in the strongly connected component of the
+    // source's on potential (in the XY links, which hold the X-only and Y-only ones), and by
+    // the same argument a loop that removes `o` holds an on potential `a` and an off potential
+    // `b` of `o`'s digit, both seen by `o`: a component without such a pair has no useful
+    // cycle, and the searches from its sources are skipped (`cycle_sources`).
+    if shortcuts() {
+        search.cycle_ok = SCRATCH.with_borrow(cycle_sources);
     }
     loop_hints(&mut search, x_only, Part::Cycles, &mut out);
     loop_hints(&mut search, y_only, Part::Cycles, &mut out);
@@ -1749,7 +1925,7 @@ mod tests {
                     }
                     let none = SCRATCH.with_borrow_mut(|t| {
                         t.build(&links);
-                        !some_source_reaches_its_opposite(t, &sources)
+                        sources_reaching_their_opposite(t, &sources).0.is_empty()
                     });
                     if none && board.cands.iter().all(|m| m.count_ones() != 1) {
                         proved += 1;
@@ -1770,6 +1946,101 @@ mod tests {
             }
         }
         assert!(proved > 10 && proved < boards, "{proved} of {boards}");
+    }
+
+    /// The boards before every step rated 6.2 or more of the first `n` puzzles of a test file,
+    /// in path order (the chain steps, where the static chains run one after the other).
+    fn chain_boards(data: &str, n: usize) -> Vec<Board> {
+        let mut boards = Vec::new();
+        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(n) {
+            let p: Puzzle = line.split('\t').next().unwrap().parse().unwrap();
+            let mut board = Board::new(&p);
+            board.explain = false;
+            while let Some(step) = super::super::next_step(&board) {
+                if step.rating >= Rating(62) {
+                    boards.push(board.clone());
+                }
+                board.apply(&step);
+            }
+        }
+        boards
+    }
+
+    #[test]
+    fn a_source_left_out_of_the_cycle_searches_has_no_useful_cycle() {
+        // Every candidate that `cycle_sources` leaves out: its cycle searches, unbounded, in
+        // the three link settings, find no loop that removes anything.
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let (mut left_out, mut kept, mut useful) = (0, 0, 0);
+        for board in chain_boards(data, 4) {
+            let links = Links::new(&board);
+            let mut sources = Vec::new();
+            for c in 0..81 {
+                for d in super::super::bits(board.cands[c]) {
+                    sources.push(((c * 9 + d) as u16, true));
+                }
+            }
+            let mut t = Layers::default();
+            t.build(&links);
+            t.comp = sources_reaching_their_opposite(&t, &sources).1;
+            let ok = cycle_sources(&t);
+            // Nor has a candidate without a path of XY links to its opposite an X chain.
+            let both_ways: Vec<(u16, bool)> = sources
+                .iter()
+                .flat_map(|&(pot, _)| [(pot, true), (pot, false)])
+                .collect();
+            let reaching = analyse(&links, &both_ways, &mut Layers::default());
+            for (i, &(pot, on)) in both_ways.iter().enumerate() {
+                if !reaching.contains(&i) {
+                    assert_eq!(chain_depth_x(&links, pot, on, u16::MAX), None);
+                }
+            }
+            let mut search = Search::new(&board, &links, false, false);
+            for &(pot, _) in &sources {
+                let mut any = false;
+                for (y, x) in [(false, true), (true, false), (true, true)] {
+                    if !x && board.cands[pot as usize / 9].count_ones() > 2 {
+                        continue;
+                    }
+                    search.y = y;
+                    search.x = x;
+                    search.max_depth = u16::MAX;
+                    search.cycles(pot, &links.live_off(y, x));
+                    let ends = std::mem::take(&mut search.ends);
+                    any |= ends.iter().any(|&e| search.cycle_removes_something(e));
+                }
+                if ok[pot as usize] {
+                    kept += 1;
+                    useful += any as usize;
+                } else {
+                    left_out += 1;
+                    assert!(!any, "{}", pot);
+                }
+            }
+        }
+        assert!(left_out > 1000 && useful > 0, "{left_out} {kept} {useful}");
+    }
+
+    #[test]
+    fn static_chains_are_the_same_without_the_shortcuts() {
+        // Along the paths of extreme-band puzzles, every chain step: the step with the source
+        // filter of the XY chains and the cycle filter, and without them.
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let boards = chain_boards(data, 6);
+        let mut found = 0;
+        for board in &boards {
+            let with = static_chains(board);
+            SHORTCUTS.set(false);
+            let without = static_chains(board);
+            SHORTCUTS.set(true);
+            assert_eq!(with, without);
+            found += with.is_some() as usize;
+        }
+        assert!(
+            found > 5 && found < boards.len(),
+            "{found} of {}",
+            boards.len()
+        );
     }
 
     #[test]
@@ -1803,10 +2074,17 @@ mod tests {
                     }
                     let mut layers = Layers::default();
                     layers.build(&links);
-                    let any = sources
-                        .iter()
-                        .any(|&(pot, on)| chain_depth_xy(&links, pot, on, u16::MAX).is_some());
-                    assert_eq!(some_source_reaches_its_opposite(&layers, &sources), any);
+                    let reaching: Vec<usize> = (0..sources.len())
+                        .filter(|&i| {
+                            let (pot, on) = sources[i];
+                            chain_depth_xy(&links, pot, on, u16::MAX).is_some()
+                        })
+                        .collect();
+                    let any = !reaching.is_empty();
+                    assert_eq!(
+                        sources_reaching_their_opposite(&layers, &sources).0,
+                        reaching
+                    );
                     with_chain += any as usize;
                     for max in [3, 6, 9, 14, u16::MAX] {
                         let depths: Vec<Option<u16>> = sources
