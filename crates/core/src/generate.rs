@@ -824,6 +824,21 @@ fn dig<R: RngCore>(
     learn: bool,
     rng: &mut R,
 ) -> (Puzzle, Vec<CellSet>, CellSet) {
+    let (p, learned, spare, _) = dig_loaded(p, grid, unavoidable, orbits, floor, learn, rng);
+    (p, learned, spare)
+}
+
+/// [`dig`], and the dug puzzle loaded into the solver (the digger keeps it in step: the repair
+/// starts its next move from it instead of loading the puzzle again).
+fn dig_loaded<R: RngCore>(
+    p: Puzzle,
+    grid: &SolutionGrid,
+    unavoidable: &[CellSet],
+    orbits: &[CellSet],
+    floor: usize,
+    learn: bool,
+    rng: &mut R,
+) -> (Puzzle, Vec<CellSet>, CellSet, Solver) {
     let filled = givens_of(&p);
     let mut order: Vec<CellSet> = orbits
         .iter()
@@ -843,7 +858,7 @@ fn dig<R: RngCore>(
         p,
     };
     d.dig(&order, floor);
-    (d.p, d.learned, d.spare & d.filled)
+    (d.p, d.learned, d.spare & d.filled, d.solver)
 }
 
 /// Adds the `learned` sets of `grid` that are new to `known`, up to [`MAX_LEARNED`] sets in
@@ -1059,6 +1074,7 @@ fn removable(
 /// grids a puzzle instead of 2.01, 7% fewer instructions.
 fn replace_orbit<R: RngCore>(
     p: &Puzzle,
+    filled: CellSet,
     loaded: &Solver,
     spare: Cell,
     grid: &SolutionGrid,
@@ -1069,7 +1085,6 @@ fn replace_orbit<R: RngCore>(
     let removed = orbit_of(orbits, spare);
     let must = removed & !CellSet::single(spare);
     let base = loaded.reload(&without(p, removed), removed);
-    let filled = givens_of(p);
     let left = filled & !removed;
     // The known sets that the kept givens miss: a choice must hit each of them. Each failing
     // choice adds one (its other solution agrees with the grid on `left`).
@@ -1336,6 +1351,7 @@ fn orbit_of(orbits: &[CellSet], c: Cell) -> CellSet {
 /// is dug again to orbit-minimal. The walk stops at the first puzzle with no removable given.
 fn make_minimal<R: RngCore>(
     mut p: Puzzle,
+    mut loaded: Solver,
     mut spare: CellSet,
     grid: &SolutionGrid,
     unavoidable: &mut Vec<CellSet>,
@@ -1351,15 +1367,15 @@ fn make_minimal<R: RngCore>(
         // The givens in random order; the first weak orbit that some other orbit can replace
         // makes the move (trying only the first was measured to lose the grid four times in
         // five).
-        let mut cells: Vec<Cell> = givens_of(&p).iter().collect();
+        let filled = givens_of(&p);
+        let mut cells: Vec<Cell> = filled.iter().collect();
         shuffle(&mut cells, rng);
         // The cells the last dig found removable alone first, each part in random order (see
         // `Digger::spare`; 2.7% fewer instructions over seeds 1-6).
         cells.sort_by_key(|&c| !spare.contains(c));
-        let mut tried = witnessed(unavoidable, givens_of(&p));
+        let mut tried = witnessed(unavoidable, filled);
         let mut weak_seen = false;
         let mut moved = None;
-        let loaded = Solver::new(&p);
         for c in cells {
             if tried.contains(c) {
                 continue;
@@ -1374,7 +1390,7 @@ fn make_minimal<R: RngCore>(
             }
             weak_seen = true;
             tried |= orbit_of(orbits, c);
-            moved = replace_orbit(&p, &loaded, c, grid, unavoidable, orbits, rng);
+            moved = replace_orbit(&p, filled, &loaded, c, grid, unavoidable, orbits, rng);
             if moved.is_some() {
                 break;
             }
@@ -1383,9 +1399,11 @@ fn make_minimal<R: RngCore>(
             return Some(p);
         }
         let q = moved?;
-        let (q, learned, found_spare) = dig(q, grid, unavoidable, orbits, 0, true, rng);
+        let (q, learned, found_spare, q_loaded) =
+            dig_loaded(q, grid, unavoidable, orbits, 0, true, rng);
         remember(unavoidable, learned, grid);
         p = q;
+        loaded = q_loaded;
         spare = found_spare;
     }
     None
@@ -1469,7 +1487,7 @@ fn attempt<R: RngCore>(
     let mut grid = SolutionGrid::new(grid, learn);
     grid.half_turn = half_turn;
     grid.light = repair;
-    let (mut p, learned, spare) = dig(
+    let (mut p, learned, spare, loaded) = dig_loaded(
         grid.to_puzzle(),
         &grid,
         &unavoidable,
@@ -1478,6 +1496,7 @@ fn attempt<R: RngCore>(
         learn,
         rng,
     );
+    let dug = p;
     let mut unavoidable = unavoidable;
     if p.givens() > hi || repair {
         remember(&mut unavoidable, learned, &grid);
@@ -1497,7 +1516,9 @@ fn attempt<R: RngCore>(
         return None;
     }
     if repair {
-        p = make_minimal(p, spare, &grid, &mut unavoidable, orbits, rng)?;
+        // The dug puzzle is loaded already, unless the local search changed it.
+        let loaded = if p == dug { loaded } else { Solver::new(&p) };
+        p = make_minimal(p, loaded, spare, &grid, &mut unavoidable, orbits, rng)?;
         if !(lo..=hi).contains(&p.givens()) {
             return None;
         }
@@ -1887,10 +1908,15 @@ mod tests {
                 grid.half_turn = half_turn;
                 grid.light = true;
                 let mut known = unavoidable_sets(&g);
-                let (p, learned, spare) =
-                    dig(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+                let (p, learned, spare, loaded) =
+                    dig_loaded(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+                assert!(
+                    loaded.same_as(&Solver::new(&p)),
+                    "the digger's state is the puzzle's"
+                );
                 remember(&mut known, learned, &grid);
-                let Some(p) = make_minimal(p, spare, &grid, &mut known, orbits, &mut rng) else {
+                let Some(p) = make_minimal(p, loaded, spare, &grid, &mut known, orbits, &mut rng)
+                else {
                     continue;
                 };
                 made += 1;
