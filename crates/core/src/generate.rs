@@ -1933,9 +1933,14 @@ mod tests {
                     loaded.same_as(&Solver::new(&p)),
                     "the digger's state is the puzzle's"
                 );
+                let first_learned = known.len();
                 remember(&mut known, learned, &grid);
-                let Some(p) = make_minimal(p, loaded, spare, &grid, &mut known, orbits, &mut rng)
-                else {
+                let walked = make_minimal(p, loaded, spare, &grid, &mut known, orbits, &mut rng);
+                // Each set learned is new (`remember_new` adds the repair's without a look-up).
+                for i in first_learned..known.len() {
+                    assert!(!known[..i].contains(&known[i]), "set {i} learned twice");
+                }
+                let Some(p) = walked else {
                     continue;
                 };
                 made += 1;
