@@ -1072,8 +1072,9 @@ fn removable(
 /// Each failing choice teaches `unavoidable` the set where the other solution differs from the grid, which
 /// rules out later choices without a search.
 ///
-/// `filled` is the set of `p`'s givens, `loaded` is `p` loaded into the solver. `spare` can be removed from `p` alone. So a solution
-/// other than the grid of `p` without `removed` (and with any new givens) differs from the grid
+/// `filled` is the set of `p`'s givens, `loaded` is `p` loaded into the solver. `spare` can be
+/// removed from `p` alone. So a solution other than the grid of `p` without `removed` (and with
+/// any new givens) differs from the grid
 /// in another cell of `removed`: if it agreed there, it would solve `p` without `spare`, which
 /// is proper. The searches forbid the grid's digit in those other cells only (for a pair orbit,
 /// one search instead of two; the one skipped could never find a solution).
