@@ -1074,10 +1074,10 @@ fn removable(
 ///
 /// `filled` is the set of `p`'s givens, `loaded` is `p` loaded into the solver. `spare` can be
 /// removed from `p` alone. So a solution other than the grid of `p` without `removed` (and with
-/// any new givens) differs from the grid
-/// in another cell of `removed`: if it agreed there, it would solve `p` without `spare`, which
-/// is proper. The searches forbid the grid's digit in those other cells only (for a pair orbit,
-/// one search instead of two; the one skipped could never find a solution).
+/// any new givens) differs from the grid in another cell of `removed`: if it agreed there, it
+/// would solve `p` without `spare`, which is proper. The searches forbid the grid's digit in
+/// those other cells only (for a pair orbit, one search instead of two; the one skipped could
+/// never find a solution).
 ///
 /// Which choice first (docs/generate.md, "Fifth pass"): the choices that hit every known set the
 /// kept givens miss are tried in random order, but one whose two cells each lie in such a set
