@@ -824,6 +824,21 @@ fn dig<R: RngCore>(
     learn: bool,
     rng: &mut R,
 ) -> (Puzzle, Vec<CellSet>, CellSet) {
+    let (p, learned, spare, _) = dig_loaded(p, grid, unavoidable, orbits, floor, learn, rng);
+    (p, learned, spare)
+}
+
+/// [`dig`], and the dug puzzle loaded into the solver (the digger keeps it in step: the repair
+/// starts its next move from it instead of loading the puzzle again).
+fn dig_loaded<R: RngCore>(
+    p: Puzzle,
+    grid: &SolutionGrid,
+    unavoidable: &[CellSet],
+    orbits: &[CellSet],
+    floor: usize,
+    learn: bool,
+    rng: &mut R,
+) -> (Puzzle, Vec<CellSet>, CellSet, Solver) {
     let filled = givens_of(&p);
     let mut order: Vec<CellSet> = orbits
         .iter()
@@ -843,7 +858,7 @@ fn dig<R: RngCore>(
         p,
     };
     d.dig(&order, floor);
-    (d.p, d.learned, d.spare & d.filled)
+    (d.p, d.learned, d.spare & d.filled, d.solver)
 }
 
 /// Adds the `learned` sets of `grid` that are new to `known`, up to [`MAX_LEARNED`] sets in
@@ -864,6 +879,23 @@ fn remember(known: &mut Vec<CellSet>, learned: Vec<CellSet>, grid: &SolutionGrid
                 known.push(v);
             }
         }
+    }
+}
+
+/// [`remember`] for one set `u` that is not known yet: a set learned by a search of the repair
+/// (its searches ask only about puzzles whose givens hit every known set, or meet none of them
+/// in the cell searched alone, so the set found is never one of them). Skips the search of
+/// `known` for it (a scan of up to 400 sets a set learned: 1.5% of the instructions). Its half
+/// turn, on a grid with a half-turn automorphism, may be known: that case goes through
+/// [`remember`].
+fn remember_new(known: &mut Vec<CellSet>, u: CellSet, grid: &SolutionGrid) {
+    if grid.half_turn {
+        remember(known, vec![u], grid);
+        return;
+    }
+    debug_assert!(!known.contains(&u), "a set learned by the repair is new");
+    if known.len() < MAX_LEARNED {
+        known.push(u);
     }
 }
 
@@ -1027,7 +1059,7 @@ fn removable(
     let cell = CellSet::single(c);
     match g.other_solution_in(loaded.reload(&without(p, cell), cell), cell) {
         Some(h) => {
-            remember(unavoidable, vec![difference(&h, g)], g);
+            remember_new(unavoidable, difference(&h, g), g);
             false
         }
         None => true,
@@ -1040,11 +1072,12 @@ fn removable(
 /// Each failing choice teaches `unavoidable` the set where the other solution differs from the grid, which
 /// rules out later choices without a search.
 ///
-/// `loaded` is `p` loaded into the solver. `spare` can be removed from `p` alone. So a solution
-/// other than the grid of `p` without `removed` (and with any new givens) differs from the grid
-/// in another cell of `removed`: if it agreed there, it would solve `p` without `spare`, which
-/// is proper. The searches forbid the grid's digit in those other cells only (for a pair orbit,
-/// one search instead of two; the one skipped could never find a solution).
+/// `filled` is the set of `p`'s givens, `loaded` is `p` loaded into the solver. `spare` can be
+/// removed from `p` alone. So a solution other than the grid of `p` without `removed` (and with
+/// any new givens) differs from the grid in another cell of `removed`: if it agreed there, it
+/// would solve `p` without `spare`, which is proper. The searches forbid the grid's digit in
+/// those other cells only (for a pair orbit, one search instead of two; the one skipped could
+/// never find a solution).
 ///
 /// Which choice first (docs/generate.md, "Fifth pass"): the choices that hit every known set the
 /// kept givens miss are tried in random order, but one whose two cells each lie in such a set
@@ -1057,8 +1090,11 @@ fn removable(
 /// 837 of the 1,011 walks that failed in 1,000 puzzles, after 7.7 moves each. Adding two orbits
 /// (the dig that follows removes whatever of them is spare) keeps the walk on its grid: 1.23
 /// grids a puzzle instead of 2.01, 7% fewer instructions.
+// `p`'s givens (`filled`) and its loaded state come from the walk, which has them already.
+#[allow(clippy::too_many_arguments)]
 fn replace_orbit<R: RngCore>(
     p: &Puzzle,
+    filled: CellSet,
     loaded: &Solver,
     spare: Cell,
     grid: &SolutionGrid,
@@ -1069,7 +1105,6 @@ fn replace_orbit<R: RngCore>(
     let removed = orbit_of(orbits, spare);
     let must = removed & !CellSet::single(spare);
     let base = loaded.reload(&without(p, removed), removed);
-    let filled = givens_of(p);
     let left = filled & !removed;
     // The known sets that the kept givens miss: a choice must hit each of them. Each failing
     // choice adds one (its other solution agrees with the grid on `left`).
@@ -1084,7 +1119,7 @@ fn replace_orbit<R: RngCore>(
     if missed.is_empty() {
         let h = grid.other_solution_in(base, must)?;
         let u = difference(&h, grid);
-        remember(unavoidable, vec![u], grid);
+        remember_new(unavoidable, u, grid);
         missed.push(u);
     }
     let mut choices: Vec<CellSet> = orbits
@@ -1131,7 +1166,7 @@ fn replace_orbit<R: RngCore>(
             Some(h) => {
                 let u = difference(&h, grid);
                 missed.push(u);
-                remember(unavoidable, vec![u], grid);
+                remember_new(unavoidable, u, grid);
             }
             None => return Some(with(&without(p, removed), e, grid)),
         }
@@ -1336,6 +1371,7 @@ fn orbit_of(orbits: &[CellSet], c: Cell) -> CellSet {
 /// is dug again to orbit-minimal. The walk stops at the first puzzle with no removable given.
 fn make_minimal<R: RngCore>(
     mut p: Puzzle,
+    mut loaded: Solver,
     mut spare: CellSet,
     grid: &SolutionGrid,
     unavoidable: &mut Vec<CellSet>,
@@ -1351,15 +1387,15 @@ fn make_minimal<R: RngCore>(
         // The givens in random order; the first weak orbit that some other orbit can replace
         // makes the move (trying only the first was measured to lose the grid four times in
         // five).
-        let mut cells: Vec<Cell> = givens_of(&p).iter().collect();
+        let filled = givens_of(&p);
+        let mut cells: Vec<Cell> = filled.iter().collect();
         shuffle(&mut cells, rng);
         // The cells the last dig found removable alone first, each part in random order (see
         // `Digger::spare`; 2.7% fewer instructions over seeds 1-6).
         cells.sort_by_key(|&c| !spare.contains(c));
-        let mut tried = witnessed(unavoidable, givens_of(&p));
+        let mut tried = witnessed(unavoidable, filled);
         let mut weak_seen = false;
         let mut moved = None;
-        let loaded = Solver::new(&p);
         for c in cells {
             if tried.contains(c) {
                 continue;
@@ -1374,7 +1410,7 @@ fn make_minimal<R: RngCore>(
             }
             weak_seen = true;
             tried |= orbit_of(orbits, c);
-            moved = replace_orbit(&p, &loaded, c, grid, unavoidable, orbits, rng);
+            moved = replace_orbit(&p, filled, &loaded, c, grid, unavoidable, orbits, rng);
             if moved.is_some() {
                 break;
             }
@@ -1383,9 +1419,13 @@ fn make_minimal<R: RngCore>(
             return Some(p);
         }
         let q = moved?;
-        let (q, learned, found_spare) = dig(q, grid, unavoidable, orbits, 0, true, rng);
-        remember(unavoidable, learned, grid);
+        let (q, learned, found_spare, q_loaded) =
+            dig_loaded(q, grid, unavoidable, orbits, 0, true, rng);
+        for u in learned {
+            remember_new(unavoidable, u, grid);
+        }
         p = q;
+        loaded = q_loaded;
         spare = found_spare;
     }
     None
@@ -1469,7 +1509,7 @@ fn attempt<R: RngCore>(
     let mut grid = SolutionGrid::new(grid, learn);
     grid.half_turn = half_turn;
     grid.light = repair;
-    let (mut p, learned, spare) = dig(
+    let (mut p, learned, spare, loaded) = dig_loaded(
         grid.to_puzzle(),
         &grid,
         &unavoidable,
@@ -1478,6 +1518,7 @@ fn attempt<R: RngCore>(
         learn,
         rng,
     );
+    let dug = p;
     let mut unavoidable = unavoidable;
     if p.givens() > hi || repair {
         remember(&mut unavoidable, learned, &grid);
@@ -1497,7 +1538,9 @@ fn attempt<R: RngCore>(
         return None;
     }
     if repair {
-        p = make_minimal(p, spare, &grid, &mut unavoidable, orbits, rng)?;
+        // The dug puzzle is loaded already, unless the local search changed it.
+        let loaded = if p == dug { loaded } else { Solver::new(&p) };
+        p = make_minimal(p, loaded, spare, &grid, &mut unavoidable, orbits, rng)?;
         if !(lo..=hi).contains(&p.givens()) {
             return None;
         }
@@ -1887,10 +1930,20 @@ mod tests {
                 grid.half_turn = half_turn;
                 grid.light = true;
                 let mut known = unavoidable_sets(&g);
-                let (p, learned, spare) =
-                    dig(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+                let (p, learned, spare, loaded) =
+                    dig_loaded(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+                assert!(
+                    loaded.same_as(&Solver::new(&p)),
+                    "the digger's state is the puzzle's"
+                );
+                let first_learned = known.len();
                 remember(&mut known, learned, &grid);
-                let Some(p) = make_minimal(p, spare, &grid, &mut known, orbits, &mut rng) else {
+                let walked = make_minimal(p, loaded, spare, &grid, &mut known, orbits, &mut rng);
+                // Each set learned is new (`remember_new` adds the repair's without a look-up).
+                for i in first_learned..known.len() {
+                    assert!(!known[..i].contains(&known[i]), "set {i} learned twice");
+                }
+                let Some(p) = walked else {
                     continue;
                 };
                 made += 1;

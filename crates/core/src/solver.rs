@@ -1206,6 +1206,22 @@ impl Solver {
         s
     }
 
+    /// Whether `self` and `other` are the same solver state (for tests: a state kept in step
+    /// by [`Solver::reload`] against a fresh load).
+    #[cfg(test)]
+    pub(crate) fn same_as(&self, other: &Solver) -> bool {
+        let (a, b) = (&self.state, &other.state);
+        self.conflicts == other.conflicts
+            && a.cand == b.cand
+            && a.prev == b.prev
+            && a.unsolved == b.unsolved
+            && a.seg == b.seg
+            && a.sseg == b.sseg
+            && a.touched == b.touched
+            && a.tri == b.tri
+            && a.perms == b.perms
+    }
+
     /// Forbids `digit` in `cell` (a constraint beyond the givens).
     pub fn forbid(&mut self, cell: Cell, digit: Digit) {
         let i = cell.as_index();
