@@ -1948,31 +1948,12 @@ mod tests {
         assert!(proved > 10 && proved < boards, "{proved} of {boards}");
     }
 
-    /// The boards before every step rated 6.2 or more of the first `n` puzzles of a test file,
-    /// in path order (the chain steps, where the static chains run one after the other).
-    fn chain_boards(data: &str, n: usize) -> Vec<Board> {
-        let mut boards = Vec::new();
-        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(n) {
-            let p: Puzzle = line.split('\t').next().unwrap().parse().unwrap();
-            let mut board = Board::new(&p);
-            board.explain = false;
-            while let Some(step) = super::super::next_step(&board) {
-                if step.rating >= Rating(62) {
-                    boards.push(board.clone());
-                }
-                board.apply(&step);
-            }
-        }
-        boards
-    }
-
     #[test]
     fn a_source_left_out_of_the_cycle_searches_has_no_useful_cycle() {
         // Every candidate that `cycle_sources` leaves out: its cycle searches, unbounded, in
         // the three link settings, find no loop that removes anything.
-        let data = include_str!("../../tests/data/se_extreme.tsv");
         let (mut left_out, mut kept, mut useful) = (0, 0, 0);
-        for board in chain_boards(data, 4) {
+        for board in super::super::extreme_chain_boards(4) {
             let links = Links::new(&board);
             let mut sources = Vec::new();
             for c in 0..81 {
@@ -2025,8 +2006,7 @@ mod tests {
     fn static_chains_are_the_same_without_the_shortcuts() {
         // Along the paths of extreme-band puzzles, every chain step: the step with the source
         // filter of the XY chains and the cycle filter, and without them.
-        let data = include_str!("../../tests/data/se_extreme.tsv");
-        let boards = chain_boards(data, 6);
+        let boards = super::super::extreme_chain_boards(6);
         let mut found = 0;
         for board in &boards {
             let with = static_chains(board);

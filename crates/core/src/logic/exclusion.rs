@@ -323,31 +323,11 @@ fn triples(cells: &[usize], ex: &[u16], allowed: &mut [u16; 3], full: &[u16; 3])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Puzzle;
-
-    /// The boards at the chain steps of the first `n` puzzles of the extreme-band file, in path
-    /// order (where aligned triplet exclusion runs, one after the other).
-    fn chain_boards(n: usize) -> Vec<Board> {
-        let data = include_str!("../../tests/data/se_extreme.tsv");
-        let mut boards = Vec::new();
-        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(n) {
-            let p: Puzzle = line.split('\t').next().unwrap().parse().unwrap();
-            let mut board = Board::new(&p);
-            board.explain = false;
-            while let Some(step) = super::super::next_step(&board) {
-                if step.rating >= Rating(62) {
-                    boards.push(board.clone());
-                }
-                board.apply(&step);
-            }
-        }
-        boards
-    }
 
     #[test]
     fn the_memos_never_change_the_step() {
         // The ninth puzzle has an aligned pair exclusion on its path.
-        let boards = chain_boards(10);
+        let boards = super::super::extreme_chain_boards(10);
         for degree in [2, 3] {
             let (mut with_memo, mut found) = (0, 0);
             for board in &boards {

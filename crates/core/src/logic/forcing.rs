@@ -1643,6 +1643,17 @@ struct Closure {
 }
 
 impl Closure {
+    /// Keeps in `on` and `off` only the potentials this closure holds too; whether any is left.
+    fn narrow(&self, on: &mut [u128; 9], off: &mut [u128; 9]) -> bool {
+        let mut any = 0;
+        for d in 0..9 {
+            on[d] &= self.on[d];
+            off[d] &= self.off[d];
+            any |= on[d] | off[d];
+        }
+        any != 0
+    }
+
     const EMPTY: Closure = Closure {
         on: [0; 9],
         off: [0; 9],
@@ -2157,14 +2168,7 @@ impl Closures {
                 self.serves(a, limit)
             };
             if made {
-                let cl = &self.kept.closures[a as usize];
-                let mut any = 0;
-                for d in 0..9 {
-                    on[d] &= cl.on[d];
-                    off[d] &= cl.off[d];
-                    any |= on[d] | off[d];
-                }
-                if any == 0 {
+                if !self.kept.closures[a as usize].narrow(&mut on, &mut off) {
                     return false;
                 }
             } else {
@@ -2181,13 +2185,7 @@ impl Closures {
             } else {
                 self.get(a, limit)
             };
-            let mut any = 0;
-            for d in 0..9 {
-                on[d] &= cl.on[d];
-                off[d] &= cl.off[d];
-                any |= on[d] | off[d];
-            }
-            if any == 0 {
+            if !cl.narrow(&mut on, &mut off) {
                 return false;
             }
         }

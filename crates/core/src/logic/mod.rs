@@ -1175,6 +1175,28 @@ pub(crate) fn length_bonus(complexity: usize) -> u16 {
     added
 }
 
+/// The boards before every step rated 6.2 or more along the paths of the first `n` puzzles of
+/// the extreme-band test file, in path order: the chain steps, where the static chains, aligned
+/// exclusion and the forcing chains run one board after the other (the unit tests of their
+/// shortcuts walk these).
+#[cfg(test)]
+pub(crate) fn extreme_chain_boards(n: usize) -> Vec<Board> {
+    let data = include_str!("../../tests/data/se_extreme.tsv");
+    let mut boards = Vec::new();
+    for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(n) {
+        let p: crate::grid::Puzzle = line.split('\t').next().unwrap().parse().unwrap();
+        let mut board = Board::new(&p);
+        board.explain = false;
+        while let Some(step) = next_step(&board) {
+            if step.rating >= Rating(62) {
+                boards.push(board.clone());
+            }
+            board.apply(&step);
+        }
+    }
+    boards
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
