@@ -1284,10 +1284,32 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
                     );
                 }
             }
-            let double_needed = do_double
+            let mut double_needed = do_double
                 && closures
                     .as_mut()
                     .is_none_or(|cl| cl.common_within(&[p_on, p_off], found.limit(1)));
+            if double_needed {
+                if let Some(cl) = &closures {
+                    let mut outs = [on.clone(), off.clone()];
+                    double_needed = cl.staged(
+                        board,
+                        &[p_on, p_off],
+                        &mut outs,
+                        found.limit(1),
+                        &mut seen,
+                        |i| {
+                            if i == 0 {
+                                ons.get(engine, c, d)
+                            } else {
+                                engine.assume_shared(p_off)
+                            }
+                        },
+                    );
+                    let [o0, o1] = outs;
+                    on = on.or(o0);
+                    off = off.or(o1);
+                }
+            }
             if double_needed {
                 let on = on.get_or_insert_with(|| ons.get(engine, c, d)).clone();
                 let off = get_off(&mut off);
@@ -1346,10 +1368,17 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
         }
         if cell_ok && !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
             let branches: Vec<Id> = bits(m).map(|d| id(c, d, true)).collect();
-            if closures
-                .as_mut()
-                .is_none_or(|cl| cl.common_within(&branches, found.limit(5)))
-            {
+            if closures.as_mut().is_none_or(|cl| {
+                cl.common_within(&branches, found.limit(5))
+                    && cl.staged_ons(
+                        board,
+                        &branches,
+                        &mut ons,
+                        engine,
+                        found.limit(5),
+                        &mut seen,
+                    )
+            }) {
                 let value_on: Vec<(usize, Rc<Outcome>)> =
                     bits(m).map(|d| (d, ons.get(engine, c, d))).collect();
                 cell_chains(engine, board, c, &value_on, &mut found, &mut seen);
@@ -1558,7 +1587,9 @@ fn region_chains(
             let ids: Vec<Id> = bits(pos)
                 .map(|k| id(HOUSE_CELLS[h][k] as usize, d, true))
                 .collect();
-            if !cl.common_within(&ids, found.limit(6)) {
+            if !cl.common_within(&ids, found.limit(6))
+                || !cl.staged_ons(board, &ids, ons, engine, found.limit(6), seen)
+            {
                 continue;
             }
         }
@@ -2144,6 +2175,107 @@ impl Closures {
     fn contradiction(&mut self, a: Id, limit: usize) -> Option<usize> {
         let c = self.get(a, limit).conflict;
         (c != u32::MAX).then_some(c as usize)
+    }
+
+    /// After [`Closures::common_within`] passed for `branches` at `limit`: propagates the
+    /// branches without an outcome in `outs`, one at a time with `get`, while some chain of
+    /// them could still be kept; whether one could once all are propagated. With the exact
+    /// outcome of some branches, their share of a chain on a target is the number of its
+    /// ancestors there (what [`made`] counts), not the rounds' bound: a target must be in every
+    /// outcome, remove something, and have at most `limit` nodes, its ancestors in the
+    /// propagated branches and the rounds' bound in the others. The propagations it saves
+    /// are those of the branches left when no target passes. Without a limit, every chain is
+    /// kept: all are propagated.
+    fn staged(
+        &self,
+        board: &Board,
+        branches: &[Id],
+        outs: &mut [Option<Rc<Outcome>>],
+        limit: usize,
+        seen: &mut Seen,
+        mut get: impl FnMut(usize) -> Rc<Outcome>,
+    ) -> bool {
+        loop {
+            let Some(i) = outs.iter().position(|o| o.is_none()) else {
+                return true;
+            };
+            if limit != usize::MAX
+                && outs.iter().any(|o| o.is_some())
+                && !self.exact_within(board, branches, outs, limit, seen)
+            {
+                return false;
+            }
+            outs[i] = Some(get(i));
+        }
+    }
+
+    /// [`Closures::staged`] for branches that are on assumptions, whose outcomes `ons` keeps.
+    fn staged_ons(
+        &self,
+        board: &Board,
+        branches: &[Id],
+        ons: &mut OnCache,
+        engine: &Engine,
+        limit: usize,
+        seen: &mut Seen,
+    ) -> bool {
+        let mut outs: Vec<Option<Rc<Outcome>>> = branches
+            .iter()
+            .map(|&a| ons.0[id_cell(a) * 9 + id_digit(a)].clone())
+            .collect();
+        self.staged(board, branches, &mut outs, limit, seen, |i| {
+            let a = branches[i];
+            ons.get(engine, id_cell(a), id_digit(a))
+        })
+    }
+
+    /// Whether some potential every closure of `branches` holds (made with rounds for
+    /// `limit`) removes something, is in each outcome of `outs`, and has at most `limit`
+    /// nodes: its ancestors in each outcome plus the rounds' bound in each other branch.
+    fn exact_within(
+        &self,
+        board: &Board,
+        branches: &[Id],
+        outs: &[Option<Rc<Outcome>>],
+        limit: usize,
+        seen: &mut Seen,
+    ) -> bool {
+        let mut on: [u128; 9] = std::array::from_fn(|d| self.places[d] & self.multi);
+        let mut off = self.places;
+        for &a in branches {
+            self.kept.closures[a as usize].narrow(&mut on, &mut off);
+        }
+        for d in 0..9 {
+            for (masks, is_on) in [(on[d], true), (off[d], false)] {
+                let mut m = masks;
+                'target: while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let t = id(c, d, is_on);
+                    if !concludes(board, t) {
+                        continue;
+                    }
+                    let mut sum = 0;
+                    for (&a, o) in branches.iter().zip(outs) {
+                        match o {
+                            Some(o) if !o.contains(t) => continue 'target,
+                            Some(_) => {}
+                            None => sum += self.round(a, t) as usize + 1,
+                        }
+                    }
+                    for o in outs.iter().flatten() {
+                        if sum >= limit {
+                            continue 'target;
+                        }
+                        sum += o.walk(t, o.parents(t), seen, limit - sum, |_| {});
+                    }
+                    if sum <= limit {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Whether some potential that every assumption of `branches` implies, and that would
