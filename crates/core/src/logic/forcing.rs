@@ -2782,6 +2782,91 @@ mod tests {
     }
 
     #[test]
+    fn staged_propagations_reject_only_chains_that_cannot_be_kept() {
+        // On every chain board, in the multiple and dynamic modes, for the branches of each
+        // double, region and cell chain and several limits: where the closures pass them and
+        // the exact ancestors of some branches (the others by their rounds) reject them, no
+        // potential common to all the branches' outcomes that removes something has at most
+        // `limit` nodes summed over their exact ancestors (what `made` counts), so no chain of
+        // them could be kept.
+        let budget = Budget::unlimited();
+        let mut seen = Seen::new();
+        let (mut rejected, mut passed) = (0, 0);
+        for b in chain_boards() {
+            for mode in [Mode::Multiple, Mode::Dynamic] {
+                let engine = engine(&b, mode, false, &budget);
+                let mut cl = Closures::new(&b, mode);
+                let mut sets: Vec<Vec<Id>> = Vec::new();
+                for c in 0..81 {
+                    let m = b.cands[c];
+                    if b.values[c] == 0 && m.count_ones() >= 2 {
+                        sets.push(bits(m).map(|d| id(c, d, true)).collect());
+                        if mode.dynamic() {
+                            for d in bits(m) {
+                                sets.push(vec![id(c, d, true), id(c, d, false)]);
+                            }
+                        }
+                    }
+                }
+                for h in 0..27 {
+                    for d in 0..9 {
+                        let pos = b.positions(h, d);
+                        if pos.count_ones() >= 2 {
+                            sets.push(
+                                bits(pos)
+                                    .map(|k| id(HOUSE_CELLS[h][k] as usize, d, true))
+                                    .collect(),
+                            );
+                        }
+                    }
+                }
+                let exact: Vec<Option<Rc<Outcome>>> = (0..1458)
+                    .map(|a| {
+                        (b.cands[id_cell(a)] >> id_digit(a) & 1 == 1)
+                            .then(|| Rc::new(engine.assume(a)))
+                    })
+                    .collect();
+                for limit in [40, 25, 15, 10] {
+                    for branches in &sets {
+                        if !cl.common_within(branches, limit) {
+                            continue;
+                        }
+                        for known in 1..branches.len() {
+                            let outs: Vec<Option<Rc<Outcome>>> = branches
+                                .iter()
+                                .enumerate()
+                                .map(|(i, &a)| {
+                                    (i < known).then(|| exact[a as usize].clone().unwrap())
+                                })
+                                .collect();
+                            if cl.exact_within(&b, branches, &outs, limit, &mut seen) {
+                                passed += 1;
+                                continue;
+                            }
+                            rejected += 1;
+                            let all: Vec<&Outcome> = branches
+                                .iter()
+                                .map(|&a| &**exact[a as usize].as_ref().unwrap())
+                                .collect();
+                            for t in common_targets(all.iter().copied()) {
+                                if !concludes(&b, t) {
+                                    continue;
+                                }
+                                let nodes: usize = all
+                                    .iter()
+                                    .map(|o| o.ancestors(t, o.parents(t), &mut seen))
+                                    .sum();
+                                assert!(nodes > limit, "{mode:?} {branches:?} {limit} {t}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(rejected > 100 && passed > 100, "{rejected} {passed}");
+    }
+
+    #[test]
     fn base_ratings_follow_se_levels() {
         assert_eq!(Mode::Nested(2).base(), 95);
         assert_eq!(Mode::Nested(3).base(), 100);
