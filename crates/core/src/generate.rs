@@ -496,27 +496,32 @@ impl std::ops::Deref for SolutionGrid {
 
 /// The cells where two grids differ: an unavoidable set of each.
 fn difference(a: &Grid, b: &Grid) -> CellSet {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    cell_mask(|i| a[i] != b[i])
+}
+
+/// The cells `i` with `f(i)`, built 16 cells at a time: the compiler turns each block into a
+/// vector compare and a mask move (a shift of a `u128` a cell cost several instructions, two
+/// `u64` words a few: [`difference`] and [`givens_of`] were 2.8% of the instructions of rot180
+/// minimal generation, now 1.1%).
+#[inline(always)]
+fn cell_mask(f: impl Fn(usize) -> bool) -> CellSet {
     let mut bits = 0u128;
-    for (i, (x, y)) in a.as_bytes().iter().zip(b.as_bytes()).enumerate() {
-        bits |= ((x != y) as u128) << i;
+    for block in 0..5 {
+        let mut m = 0u16;
+        for k in 0..16 {
+            m |= (f(16 * block + k) as u16) << k;
+        }
+        bits |= (m as u128) << (16 * block);
     }
-    CellSet::from_bits(bits)
+    CellSet::from_bits(bits | (f(80) as u128) << 80)
 }
 
 /// The givens of `p` as a set: [`Puzzle::filled`] without a branch a cell (the repair asks for
 /// it a few times a move; the iterator was 3% of the instructions of rot180 minimal generation).
 fn givens_of(p: &Puzzle) -> CellSet {
-    // Two 64-bit words: a shift of a `u128` costs several instructions (this halved the
-    // function's instructions, 1.2% of rot180 minimal generation).
     let b = p.as_bytes();
-    let (mut lo, mut hi) = (0u64, 0u64);
-    for (i, &v) in b[..64].iter().enumerate() {
-        lo |= ((v != 0) as u64) << i;
-    }
-    for (i, &v) in b[64..].iter().enumerate() {
-        hi |= ((v != 0) as u64) << i;
-    }
-    CellSet::from_bits(lo as u128 | (hi as u128) << 64)
+    cell_mask(|i| b[i] != 0)
 }
 
 /// `p` with the cells `cells` emptied.
