@@ -686,6 +686,15 @@ fn line_pair_cycles(g: &Grid, out: &mut Vec<CellSet>) {
     }
 }
 
+/// The `items` that `keep` keeps, in a vector with room for all of them: a `collect` through a
+/// filter starts small and grows (about 38,000 reallocations for 200 rot180 minimal puzzles,
+/// 2.3% of their instructions).
+fn filtered<T: Copy>(items: &[T], keep: impl Fn(&T) -> bool) -> Vec<T> {
+    let mut v = Vec::with_capacity(items.len());
+    v.extend(items.iter().copied().filter(|x| keep(x)));
+    v
+}
+
 /// Whether the givens `left` miss some unavoidable set (then they cannot be a proper puzzle).
 fn misses_one(unavoidable: &[CellSet], left: CellSet) -> bool {
     unavoidable.iter().any(|&u| (u & left).is_empty())
@@ -845,16 +854,12 @@ fn dig_loaded<R: RngCore>(
     rng: &mut R,
 ) -> (Puzzle, Vec<CellSet>, CellSet, Solver) {
     let filled = givens_of(&p);
-    let mut order: Vec<CellSet> = orbits
-        .iter()
-        .copied()
-        .filter(|&o| (o & filled) == o)
-        .collect();
+    let mut order = filtered(orbits, |&o| (o & filled) == o);
     shuffle(&mut order, rng);
     let mut d = Digger {
         grid,
         unavoidable,
-        learned: Vec::new(),
+        learned: Vec::with_capacity(16),
         learn,
         givens: p.givens(),
         filled,
@@ -1113,11 +1118,7 @@ fn replace_orbit<R: RngCore>(
     let left = filled & !removed;
     // The known sets that the kept givens miss: a choice must hit each of them. Each failing
     // choice adds one (its other solution agrees with the grid on `left`).
-    let mut missed: Vec<CellSet> = unavoidable
-        .iter()
-        .copied()
-        .filter(|&u| (u & left).is_empty())
-        .collect();
+    let mut missed = filtered(unavoidable, |&u| (u & left).is_empty());
     // `p` without `removed` has another solution (`p` is minimal over orbits). Nearly always
     // the set that kept `removed` in the last dig is known and still missed; only when none is
     // known does a search find one (one search a move fewer: -12% instructions).
@@ -1127,11 +1128,7 @@ fn replace_orbit<R: RngCore>(
         remember_new(unavoidable, u, grid);
         missed.push(u);
     }
-    let mut choices: Vec<CellSet> = orbits
-        .iter()
-        .copied()
-        .filter(|&o| (o & filled).is_empty() && o.len() <= removed.len())
-        .collect();
+    let mut choices = filtered(orbits, |&o| (o & filled).is_empty() && o.len() <= removed.len());
     shuffle(&mut choices, rng);
     // Pairs of empty orbits, made the first time no single choice is left.
     let mut pairs: Option<Vec<CellSet>> = None;
@@ -1142,13 +1139,9 @@ fn replace_orbit<R: RngCore>(
             Some(k) => choices.remove(k),
             None if pair_tests < PAIR_TESTS => {
                 let pairs = pairs.get_or_insert_with(|| {
-                    let mut empty: Vec<CellSet> = orbits
-                        .iter()
-                        .copied()
-                        .filter(|&o| (o & filled).is_empty() && o != removed)
-                        .collect();
+                    let mut empty = filtered(orbits, |&o| (o & filled).is_empty() && o != removed);
                     shuffle(&mut empty, rng);
-                    let mut two = Vec::new();
+                    let mut two = Vec::with_capacity(empty.len() * empty.len() / 2);
                     for (i, &a) in empty.iter().enumerate() {
                         for &b in &empty[i + 1..] {
                             two.push(a | b);
@@ -1393,7 +1386,8 @@ fn make_minimal<R: RngCore>(
         // makes the move (trying only the first was measured to lose the grid four times in
         // five).
         let filled = givens_of(&p);
-        let mut cells: Vec<Cell> = filled.iter().collect();
+        let mut cells: Vec<Cell> = Vec::with_capacity(81);
+        cells.extend(filled.iter());
         shuffle(&mut cells, rng);
         // The cells the last dig found removable alone first, each part in random order (see
         // `Digger::spare`; 2.7% fewer instructions over seeds 1-6).
