@@ -728,9 +728,52 @@ struct Digger<'a> {
     /// Cells of kept pair orbits that could be removed alone when their orbit was tested (see
     /// [`Digger::run`]): likely weak orbits, which the repair checks first.
     spare: CellSet,
+    /// Which known set last proved each removal fails ([`Reasons`]), kept from dig to dig.
+    reasons: &'a mut Reasons,
 }
 
+/// For each cell, where among the known sets (`unavoidable`, then `learned`, as one list) lies
+/// the set that last proved that removing the run of orbits starting at that cell breaks
+/// uniqueness; [`NO_REASON`] when none did. A hint only: the set it names is tested first, and
+/// the scan of all the sets follows when the list has changed or the set is hit now, so the
+/// dig decides exactly as without it.
+///
+/// The repair digs the same grid again after each move, and most of its removals fail for the
+/// same known set as in the last dig (a move adds one orbit, which hits a few of the sets): the
+/// scan of up to [`MAX_LEARNED`] sets an orbit, stopping at the first set missed, was 6% of
+/// the instructions of rot180 minimal generation (docs/generate.md, "Eighth pass").
+type Reasons = [u16; 81];
+
+/// [`Reasons`] with no hint.
+const NO_REASON: Reasons = [u16::MAX; 81];
+
 impl Digger<'_> {
+    /// Whether `left` (the givens without `cells`) misses a known set ([`misses_one`] over
+    /// `unavoidable` and `learned`), trying first the set that proved it for the same first
+    /// cell last time ([`Reasons`]).
+    fn misses_known(&mut self, cells: CellSet, left: CellSet) -> bool {
+        let key = cells.bits().trailing_zeros() as usize;
+        let n = self.unavoidable.len();
+        let hint = self.reasons[key] as usize;
+        let set = if hint < n {
+            self.unavoidable.get(hint)
+        } else {
+            self.learned.get(hint - n)
+        };
+        if set.is_some_and(|&u| (u & left).is_empty()) {
+            return true;
+        }
+        let missed = |&u: &CellSet| (u & left).is_empty();
+        let found = match self.unavoidable.iter().position(missed) {
+            Some(i) => Some(i),
+            None => self.learned.iter().position(missed).map(|i| n + i),
+        };
+        if let Some(i) = found {
+            self.reasons[key] = u16::try_from(i).unwrap_or(u16::MAX);
+        }
+        found.is_some()
+    }
+
     /// Digs through `order` (orbits in the order to try them), never going below `floor`.
     fn dig(&mut self, order: &[CellSet], floor: usize) {
         let mut i = 0;
@@ -762,8 +805,7 @@ impl Digger<'_> {
     fn run(&mut self, group: &[CellSet], known_fail: bool) {
         let cells = group.iter().fold(CellSet::EMPTY, |a, &o| a | o);
         let left = self.filled & !cells;
-        let known_fail =
-            known_fail || misses_one(self.unavoidable, left) || misses_one(&self.learned, left);
+        let known_fail = known_fail || self.misses_known(cells, left);
         if group.len() == 1 {
             if !known_fail {
                 let q = without(&self.p, cells);
@@ -838,16 +880,29 @@ fn dig<R: RngCore>(
     learn: bool,
     rng: &mut R,
 ) -> (Puzzle, Vec<CellSet>, CellSet) {
-    let (p, learned, spare, _) = dig_loaded(p, grid, unavoidable, orbits, floor, learn, rng);
+    let mut reasons = NO_REASON;
+    let (p, learned, spare, _) = dig_loaded(
+        p,
+        grid,
+        unavoidable,
+        &mut reasons,
+        orbits,
+        floor,
+        learn,
+        rng,
+    );
     (p, learned, spare)
 }
 
 /// [`dig`], and the dug puzzle loaded into the solver (the digger keeps it in step: the repair
 /// starts its next move from it instead of loading the puzzle again).
+// The repair keeps `reasons` from dig to dig; the other callers go through `dig`.
+#[allow(clippy::too_many_arguments)]
 fn dig_loaded<R: RngCore>(
     p: Puzzle,
     grid: &SolutionGrid,
     unavoidable: &[CellSet],
+    reasons: &mut Reasons,
     orbits: &[CellSet],
     floor: usize,
     learn: bool,
@@ -866,6 +921,7 @@ fn dig_loaded<R: RngCore>(
         spare: CellSet::EMPTY,
         solver: Solver::new(&p),
         p,
+        reasons,
     };
     d.dig(&order, floor);
     (d.p, d.learned, d.spare & d.filled, d.solver)
@@ -1367,12 +1423,15 @@ fn orbit_of(orbits: &[CellSet], c: Cell) -> CellSet {
 /// orbit-minimal); a new orbit `e`, no larger than `o`, must hit every known unavoidable set that
 /// the other givens miss, including where `H` differs from the grid; if the result is proper it
 /// is dug again to orbit-minimal. The walk stops at the first puzzle with no removable given.
+// `reasons` comes from the first dig, as the loaded state and the spare cells do.
+#[allow(clippy::too_many_arguments)]
 fn make_minimal<R: RngCore>(
     mut p: Puzzle,
     mut loaded: Solver,
     mut spare: CellSet,
     grid: &SolutionGrid,
     unavoidable: &mut Vec<CellSet>,
+    reasons: &mut Reasons,
     orbits: &[CellSet],
     rng: &mut R,
 ) -> Option<Puzzle> {
@@ -1419,7 +1478,7 @@ fn make_minimal<R: RngCore>(
         }
         let q = moved?;
         let (q, learned, found_spare, q_loaded) =
-            dig_loaded(q, grid, unavoidable, orbits, 0, true, rng);
+            dig_loaded(q, grid, unavoidable, reasons, orbits, 0, true, rng);
         for u in learned {
             remember_new(unavoidable, u, grid);
         }
@@ -1508,10 +1567,12 @@ fn attempt<R: RngCore>(
     let mut grid = SolutionGrid::new(grid, learn);
     grid.half_turn = half_turn;
     grid.light = repair;
+    let mut reasons = NO_REASON;
     let (mut p, learned, spare, loaded) = dig_loaded(
         grid.to_puzzle(),
         &grid,
         &unavoidable,
+        &mut reasons,
         orbits,
         floor,
         learn,
@@ -1539,7 +1600,16 @@ fn attempt<R: RngCore>(
     if repair {
         // The dug puzzle is loaded already, unless the local search changed it.
         let loaded = if p == dug { loaded } else { Solver::new(&p) };
-        p = make_minimal(p, loaded, spare, &grid, &mut unavoidable, orbits, rng)?;
+        p = make_minimal(
+            p,
+            loaded,
+            spare,
+            &grid,
+            &mut unavoidable,
+            &mut reasons,
+            orbits,
+            rng,
+        )?;
         if !(lo..=hi).contains(&p.givens()) {
             return None;
         }
@@ -1854,6 +1924,7 @@ mod tests {
                     filled: CellSet::ALL,
                     givens: 81,
                     spare: CellSet::EMPTY,
+                    reasons: &mut NO_REASON.clone(),
                 };
                 d.dig(&order, 0);
                 assert_eq!(d.p, plain);
@@ -1929,15 +2000,33 @@ mod tests {
                 grid.half_turn = half_turn;
                 grid.light = true;
                 let mut known = unavoidable_sets(&g);
-                let (p, learned, spare, loaded) =
-                    dig_loaded(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+                let mut reasons = NO_REASON;
+                let (p, learned, spare, loaded) = dig_loaded(
+                    g.to_puzzle(),
+                    &grid,
+                    &known,
+                    &mut reasons,
+                    orbits,
+                    0,
+                    true,
+                    &mut rng,
+                );
                 assert!(
                     loaded.same_as(&Solver::new(&p)),
                     "the digger's state is the puzzle's"
                 );
                 let first_learned = known.len();
                 remember(&mut known, learned, &grid);
-                let walked = make_minimal(p, loaded, spare, &grid, &mut known, orbits, &mut rng);
+                let walked = make_minimal(
+                    p,
+                    loaded,
+                    spare,
+                    &grid,
+                    &mut known,
+                    &mut reasons,
+                    orbits,
+                    &mut rng,
+                );
                 // Each set learned is new (`remember_new` adds the repair's without a look-up).
                 for i in first_learned..known.len() {
                     assert!(!known[..i].contains(&known[i]), "set {i} learned twice");
