@@ -719,8 +719,8 @@ struct Digger<'a> {
     learned: Vec<CellSet>,
     learn: bool,
     p: Puzzle,
-    /// `p` loaded into the solver, kept in step with it: each test reloads only the bands of
-    /// the cells it removes (`Solver::new` was 8.7% of minimal-puzzle generation).
+    /// `p` loaded into the solver, kept in step with it: each test unloads only the cells it
+    /// removes ([`Solver::unload`]) (`Solver::new` was 8.7% of minimal-puzzle generation).
     solver: Solver,
     /// The givens of `p`, kept in step with it.
     filled: CellSet,
@@ -809,7 +809,7 @@ impl Digger<'_> {
         if group.len() == 1 {
             if !known_fail {
                 let q = without(&self.p, cells);
-                let base = self.solver.reload(&q, cells);
+                let base = self.solver.unload(&q, cells);
                 match self.grid.other_solution_in(base, cells) {
                     None => {
                         self.p = q;
@@ -841,7 +841,7 @@ impl Digger<'_> {
         }
         if !known_fail {
             let q = without(&self.p, cells);
-            let loaded = self.solver.reload(&q, cells);
+            let loaded = self.solver.unload(&q, cells);
             let out = loaded.count(2);
             if out.count == 1 {
                 self.p = q;
@@ -1121,7 +1121,7 @@ fn witnessed(unavoidable: &[CellSet], filled: CellSet) -> CellSet {
 /// search that finds another solution adds the set where that solution differs from the grid
 /// (it meets the givens in `c` alone), for the checks after later moves.
 ///
-/// `loaded` is `p` loaded into the solver; the check reloads only the band of `c`.
+/// `loaded` is `p` loaded into the solver; the check unloads `c` alone.
 fn removable(
     p: &Puzzle,
     loaded: &Solver,
@@ -1130,7 +1130,7 @@ fn removable(
     unavoidable: &mut Vec<CellSet>,
 ) -> bool {
     let cell = CellSet::single(c);
-    match g.other_solution_in(loaded.reload(&without(p, cell), cell), cell) {
+    match g.other_solution_in(loaded.unload(&without(p, cell), cell), cell) {
         Some(h) => {
             remember_new(unavoidable, difference(&h, g), g);
             false
@@ -1177,7 +1177,7 @@ fn replace_orbit<R: RngCore>(
 ) -> Option<Puzzle> {
     let removed = orbit_of(orbits, spare);
     let must = removed & !CellSet::single(spare);
-    let base = loaded.reload(&without(p, removed), removed);
+    let base = loaded.unload(&without(p, removed), removed);
     let left = filled & !removed;
     // The known sets that the kept givens miss: a choice must hit each of them. Each failing
     // choice adds one (its other solution agrees with the grid on `left`).
