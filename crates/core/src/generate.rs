@@ -883,6 +883,7 @@ fn dig<R: RngCore>(
     let mut reasons = NO_REASON;
     let (p, learned, spare, _) = dig_loaded(
         p,
+        Solver::new(&p),
         grid,
         unavoidable,
         &mut reasons,
@@ -900,6 +901,7 @@ fn dig<R: RngCore>(
 #[allow(clippy::too_many_arguments)]
 fn dig_loaded<R: RngCore>(
     p: Puzzle,
+    solver: Solver,
     grid: &SolutionGrid,
     unavoidable: &[CellSet],
     reasons: &mut Reasons,
@@ -908,6 +910,7 @@ fn dig_loaded<R: RngCore>(
     learn: bool,
     rng: &mut R,
 ) -> (Puzzle, Vec<CellSet>, CellSet, Solver) {
+    debug_assert!(solver.same_as(&Solver::new(&p)), "`solver` is `p` loaded");
     let filled = givens_of(&p);
     let mut order = filtered(orbits, |&o| (o & filled) == o);
     shuffle(&mut order, rng);
@@ -919,7 +922,7 @@ fn dig_loaded<R: RngCore>(
         givens: p.givens(),
         filled,
         spare: CellSet::EMPTY,
-        solver: Solver::new(&p),
+        solver,
         p,
         reasons,
     };
@@ -1141,7 +1144,9 @@ fn removable(
 
 /// `p` (proper, with solution `grid`) with the orbit `removed` of `spare` replaced by an empty
 /// orbit no larger than it such that the result is proper, or, when no such orbit is left, by
-/// two empty orbits (at most [`PAIR_TESTS`] pairs tested); `None` if none of these is proper.
+/// two empty orbits (at most [`PAIR_TESTS`] pairs tested), with the result loaded into the
+/// solver (the walk's next dig starts from it: `p` without `removed` unloaded, then the new
+/// givens placed, which is what a fresh load makes); `None` if none of these is proper.
 /// Each failing choice teaches `unavoidable` the set where the other solution differs from the grid, which
 /// rules out later choices without a search.
 ///
@@ -1174,7 +1179,7 @@ fn replace_orbit<R: RngCore>(
     unavoidable: &mut Vec<CellSet>,
     orbits: &[CellSet],
     rng: &mut R,
-) -> Option<Puzzle> {
+) -> Option<(Puzzle, Solver)> {
     let removed = orbit_of(orbits, spare);
     let must = removed & !CellSet::single(spare);
     let base = loaded.unload(&without(p, removed), removed);
@@ -1229,7 +1234,7 @@ fn replace_orbit<R: RngCore>(
                 missed.push(u);
                 remember_new(unavoidable, u, grid);
             }
-            None => return Some(with(&without(p, removed), e, grid)),
+            None => return Some((with(&without(p, removed), e, grid), s)),
         }
     }
 }
@@ -1483,9 +1488,9 @@ fn make_minimal<R: RngCore>(
         if !weak_seen {
             return Some(p);
         }
-        let q = moved?;
+        let (q, q_loaded) = moved?;
         let (q, learned, found_spare, q_loaded) =
-            dig_loaded(q, grid, unavoidable, reasons, orbits, 0, true, rng);
+            dig_loaded(q, q_loaded, grid, unavoidable, reasons, orbits, 0, true, rng);
         for u in learned {
             remember_new(unavoidable, u, grid);
         }
@@ -1577,6 +1582,7 @@ fn attempt<R: RngCore>(
     let mut reasons = NO_REASON;
     let (mut p, learned, spare, loaded) = dig_loaded(
         grid.to_puzzle(),
+        Solver::new(&grid.to_puzzle()),
         &grid,
         &unavoidable,
         &mut reasons,
@@ -2010,6 +2016,7 @@ mod tests {
                 let mut reasons = NO_REASON;
                 let (p, learned, spare, loaded) = dig_loaded(
                     g.to_puzzle(),
+                    Solver::new(&g.to_puzzle()),
                     &grid,
                     &known,
                     &mut reasons,

@@ -1235,9 +1235,8 @@ impl Solver {
         s
     }
 
-    /// Whether `self` and `other` are the same solver state (for tests: a state kept in step
-    /// by [`Solver::unload`] against a fresh load).
-    #[cfg(test)]
+    /// Whether `self` and `other` are the same solver state (for tests and debug assertions: a
+    /// state kept in step by [`Solver::unload`] and placements against a fresh load).
     pub(crate) fn same_as(&self, other: &Solver) -> bool {
         let (a, b) = (&self.state, &other.state);
         self.conflicts == other.conflicts
