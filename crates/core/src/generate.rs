@@ -1196,7 +1196,9 @@ fn replace_orbit<R: RngCore>(
         remember_new(unavoidable, u, grid);
         missed.push(u);
     }
-    let mut choices = filtered(orbits, |&o| (o & filled).is_empty() && o.len() <= removed.len());
+    let mut choices = filtered(orbits, |&o| {
+        (o & filled).is_empty() && o.len() <= removed.len()
+    });
     shuffle(&mut choices, rng);
     // Pairs of empty orbits, made the first time no single choice is left.
     let mut pairs: Option<Vec<CellSet>> = None;
@@ -1489,8 +1491,17 @@ fn make_minimal<R: RngCore>(
             return Some(p);
         }
         let (q, q_loaded) = moved?;
-        let (q, learned, found_spare, q_loaded) =
-            dig_loaded(q, q_loaded, grid, unavoidable, reasons, orbits, 0, true, rng);
+        let (q, learned, found_spare, q_loaded) = dig_loaded(
+            q,
+            q_loaded,
+            grid,
+            unavoidable,
+            reasons,
+            orbits,
+            0,
+            true,
+            rng,
+        );
         for u in learned {
             remember_new(unavoidable, u, grid);
         }
