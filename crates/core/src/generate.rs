@@ -496,27 +496,32 @@ impl std::ops::Deref for SolutionGrid {
 
 /// The cells where two grids differ: an unavoidable set of each.
 fn difference(a: &Grid, b: &Grid) -> CellSet {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    cell_mask(|i| a[i] != b[i])
+}
+
+/// The cells `i` with `f(i)`, built 16 cells at a time: the compiler turns each block into a
+/// vector compare and a mask move (a shift of a `u128` a cell cost several instructions, two
+/// `u64` words a few: [`difference`] and [`givens_of`] were 2.8% of the instructions of rot180
+/// minimal generation, now 1.1%).
+#[inline(always)]
+fn cell_mask(f: impl Fn(usize) -> bool) -> CellSet {
     let mut bits = 0u128;
-    for (i, (x, y)) in a.as_bytes().iter().zip(b.as_bytes()).enumerate() {
-        bits |= ((x != y) as u128) << i;
+    for block in 0..5 {
+        let mut m = 0u16;
+        for k in 0..16 {
+            m |= (f(16 * block + k) as u16) << k;
+        }
+        bits |= (m as u128) << (16 * block);
     }
-    CellSet::from_bits(bits)
+    CellSet::from_bits(bits | (f(80) as u128) << 80)
 }
 
 /// The givens of `p` as a set: [`Puzzle::filled`] without a branch a cell (the repair asks for
 /// it a few times a move; the iterator was 3% of the instructions of rot180 minimal generation).
 fn givens_of(p: &Puzzle) -> CellSet {
-    // Two 64-bit words: a shift of a `u128` costs several instructions (this halved the
-    // function's instructions, 1.2% of rot180 minimal generation).
     let b = p.as_bytes();
-    let (mut lo, mut hi) = (0u64, 0u64);
-    for (i, &v) in b[..64].iter().enumerate() {
-        lo |= ((v != 0) as u64) << i;
-    }
-    for (i, &v) in b[64..].iter().enumerate() {
-        hi |= ((v != 0) as u64) << i;
-    }
-    CellSet::from_bits(lo as u128 | (hi as u128) << 64)
+    cell_mask(|i| b[i] != 0)
 }
 
 /// `p` with the cells `cells` emptied.
@@ -681,6 +686,15 @@ fn line_pair_cycles(g: &Grid, out: &mut Vec<CellSet>) {
     }
 }
 
+/// The `items` that `keep` keeps, in a vector with room for all of them: a `collect` through a
+/// filter starts small and grows (about 38,000 reallocations for 200 rot180 minimal puzzles,
+/// 2.3% of their instructions).
+fn filtered<T: Copy>(items: &[T], keep: impl Fn(&T) -> bool) -> Vec<T> {
+    let mut v = Vec::with_capacity(items.len());
+    v.extend(items.iter().copied().filter(|x| keep(x)));
+    v
+}
+
 /// Whether the givens `left` miss some unavoidable set (then they cannot be a proper puzzle).
 fn misses_one(unavoidable: &[CellSet], left: CellSet) -> bool {
     unavoidable.iter().any(|&u| (u & left).is_empty())
@@ -705,8 +719,8 @@ struct Digger<'a> {
     learned: Vec<CellSet>,
     learn: bool,
     p: Puzzle,
-    /// `p` loaded into the solver, kept in step with it: each test reloads only the bands of
-    /// the cells it removes (`Solver::new` was 8.7% of minimal-puzzle generation).
+    /// `p` loaded into the solver, kept in step with it: each test unloads only the cells it
+    /// removes ([`Solver::unload`]) (`Solver::new` was 8.7% of minimal-puzzle generation).
     solver: Solver,
     /// The givens of `p`, kept in step with it.
     filled: CellSet,
@@ -714,9 +728,52 @@ struct Digger<'a> {
     /// Cells of kept pair orbits that could be removed alone when their orbit was tested (see
     /// [`Digger::run`]): likely weak orbits, which the repair checks first.
     spare: CellSet,
+    /// Which known set last proved each removal fails ([`Reasons`]), kept from dig to dig.
+    reasons: &'a mut Reasons,
 }
 
+/// For each cell, where among the known sets (`unavoidable`, then `learned`, as one list) lies
+/// the set that last proved that removing the run of orbits starting at that cell breaks
+/// uniqueness; [`NO_REASON`] when none did. A hint only: the set it names is tested first, and
+/// the scan of all the sets follows when the list has changed or the set is hit now, so the
+/// dig decides exactly as without it.
+///
+/// The repair digs the same grid again after each move, and most of its removals fail for the
+/// same known set as in the last dig (a move adds one orbit, which hits a few of the sets): the
+/// scan of up to [`MAX_LEARNED`] sets an orbit, stopping at the first set missed, was 6% of
+/// the instructions of rot180 minimal generation (docs/generate.md, "Eighth pass").
+type Reasons = [u16; 81];
+
+/// [`Reasons`] with no hint.
+const NO_REASON: Reasons = [u16::MAX; 81];
+
 impl Digger<'_> {
+    /// Whether `left` (the givens without `cells`) misses a known set ([`misses_one`] over
+    /// `unavoidable` and `learned`), trying first the set that proved it for the same first
+    /// cell last time ([`Reasons`]).
+    fn misses_known(&mut self, cells: CellSet, left: CellSet) -> bool {
+        let key = cells.bits().trailing_zeros() as usize;
+        let n = self.unavoidable.len();
+        let hint = self.reasons[key] as usize;
+        let set = if hint < n {
+            self.unavoidable.get(hint)
+        } else {
+            self.learned.get(hint - n)
+        };
+        if set.is_some_and(|&u| (u & left).is_empty()) {
+            return true;
+        }
+        let missed = |&u: &CellSet| (u & left).is_empty();
+        let found = match self.unavoidable.iter().position(missed) {
+            Some(i) => Some(i),
+            None => self.learned.iter().position(missed).map(|i| n + i),
+        };
+        if let Some(i) = found {
+            self.reasons[key] = u16::try_from(i).unwrap_or(u16::MAX);
+        }
+        found.is_some()
+    }
+
     /// Digs through `order` (orbits in the order to try them), never going below `floor`.
     fn dig(&mut self, order: &[CellSet], floor: usize) {
         let mut i = 0;
@@ -748,12 +805,11 @@ impl Digger<'_> {
     fn run(&mut self, group: &[CellSet], known_fail: bool) {
         let cells = group.iter().fold(CellSet::EMPTY, |a, &o| a | o);
         let left = self.filled & !cells;
-        let known_fail =
-            known_fail || misses_one(self.unavoidable, left) || misses_one(&self.learned, left);
+        let known_fail = known_fail || self.misses_known(cells, left);
         if group.len() == 1 {
             if !known_fail {
                 let q = without(&self.p, cells);
-                let base = self.solver.reload(&q, cells);
+                let base = self.solver.unload(&q, cells);
                 match self.grid.other_solution_in(base, cells) {
                     None => {
                         self.p = q;
@@ -785,7 +841,7 @@ impl Digger<'_> {
         }
         if !known_fail {
             let q = without(&self.p, cells);
-            let loaded = self.solver.reload(&q, cells);
+            let loaded = self.solver.unload(&q, cells);
             let out = loaded.count(2);
             if out.count == 1 {
                 self.p = q;
@@ -824,38 +880,51 @@ fn dig<R: RngCore>(
     learn: bool,
     rng: &mut R,
 ) -> (Puzzle, Vec<CellSet>, CellSet) {
-    let (p, learned, spare, _) = dig_loaded(p, grid, unavoidable, orbits, floor, learn, rng);
+    let mut reasons = NO_REASON;
+    let (p, learned, spare, _) = dig_loaded(
+        p,
+        Solver::new(&p),
+        grid,
+        unavoidable,
+        &mut reasons,
+        orbits,
+        floor,
+        learn,
+        rng,
+    );
     (p, learned, spare)
 }
 
 /// [`dig`], and the dug puzzle loaded into the solver (the digger keeps it in step: the repair
 /// starts its next move from it instead of loading the puzzle again).
+// The repair keeps `reasons` from dig to dig; the other callers go through `dig`.
+#[allow(clippy::too_many_arguments)]
 fn dig_loaded<R: RngCore>(
     p: Puzzle,
+    solver: Solver,
     grid: &SolutionGrid,
     unavoidable: &[CellSet],
+    reasons: &mut Reasons,
     orbits: &[CellSet],
     floor: usize,
     learn: bool,
     rng: &mut R,
 ) -> (Puzzle, Vec<CellSet>, CellSet, Solver) {
+    debug_assert!(solver.same_as(&Solver::new(&p)), "`solver` is `p` loaded");
     let filled = givens_of(&p);
-    let mut order: Vec<CellSet> = orbits
-        .iter()
-        .copied()
-        .filter(|&o| (o & filled) == o)
-        .collect();
+    let mut order = filtered(orbits, |&o| (o & filled) == o);
     shuffle(&mut order, rng);
     let mut d = Digger {
         grid,
         unavoidable,
-        learned: Vec::new(),
+        learned: Vec::with_capacity(16),
         learn,
         givens: p.givens(),
         filled,
         spare: CellSet::EMPTY,
-        solver: Solver::new(&p),
+        solver,
         p,
+        reasons,
     };
     d.dig(&order, floor);
     (d.p, d.learned, d.spare & d.filled, d.solver)
@@ -1031,14 +1100,21 @@ const HALF_TURN_REPAIR_MOVES: usize = 8;
 /// alone. One pass over the sets for all givens (a pass a given was 10% of the instructions of
 /// rot180 minimal generation).
 fn witnessed(unavoidable: &[CellSet], filled: CellSet) -> CellSet {
-    let mut out = CellSet::EMPTY;
+    // On two 64-bit words and without a branch: `hit` is one cell when one word is zero and
+    // the other a power of two.
+    let f = filled.bits();
+    let (flo, fhi) = (f as u64, (f >> 64) as u64);
+    let (mut lo, mut hi) = (0u64, 0u64);
     for &u in unavoidable {
-        let hit = u & filled;
-        if hit.len() == 1 {
-            out |= hit;
-        }
+        let b = u.bits();
+        let (a, c) = (b as u64 & flo, (b >> 64) as u64 & fhi);
+        let x = a | c;
+        let one = x != 0 && x & (x - 1) == 0 && (a == 0 || c == 0);
+        let keep = (one as u64).wrapping_neg();
+        lo |= a & keep;
+        hi |= c & keep;
     }
-    out
+    CellSet::from_bits(lo as u128 | (hi as u128) << 64)
 }
 
 /// Whether the given `c` of `p` (proper, with solution `g`) can be removed alone, for a given
@@ -1048,7 +1124,7 @@ fn witnessed(unavoidable: &[CellSet], filled: CellSet) -> CellSet {
 /// search that finds another solution adds the set where that solution differs from the grid
 /// (it meets the givens in `c` alone), for the checks after later moves.
 ///
-/// `loaded` is `p` loaded into the solver; the check reloads only the band of `c`.
+/// `loaded` is `p` loaded into the solver; the check unloads `c` alone.
 fn removable(
     p: &Puzzle,
     loaded: &Solver,
@@ -1057,7 +1133,7 @@ fn removable(
     unavoidable: &mut Vec<CellSet>,
 ) -> bool {
     let cell = CellSet::single(c);
-    match g.other_solution_in(loaded.reload(&without(p, cell), cell), cell) {
+    match g.other_solution_in(loaded.unload(&without(p, cell), cell), cell) {
         Some(h) => {
             remember_new(unavoidable, difference(&h, g), g);
             false
@@ -1068,7 +1144,9 @@ fn removable(
 
 /// `p` (proper, with solution `grid`) with the orbit `removed` of `spare` replaced by an empty
 /// orbit no larger than it such that the result is proper, or, when no such orbit is left, by
-/// two empty orbits (at most [`PAIR_TESTS`] pairs tested); `None` if none of these is proper.
+/// two empty orbits (at most [`PAIR_TESTS`] pairs tested), with the result loaded into the
+/// solver (the walk's next dig starts from it: `p` without `removed` unloaded, then the new
+/// givens placed, which is what a fresh load makes); `None` if none of these is proper.
 /// Each failing choice teaches `unavoidable` the set where the other solution differs from the grid, which
 /// rules out later choices without a search.
 ///
@@ -1101,18 +1179,14 @@ fn replace_orbit<R: RngCore>(
     unavoidable: &mut Vec<CellSet>,
     orbits: &[CellSet],
     rng: &mut R,
-) -> Option<Puzzle> {
+) -> Option<(Puzzle, Solver)> {
     let removed = orbit_of(orbits, spare);
     let must = removed & !CellSet::single(spare);
-    let base = loaded.reload(&without(p, removed), removed);
+    let base = loaded.unload(&without(p, removed), removed);
     let left = filled & !removed;
     // The known sets that the kept givens miss: a choice must hit each of them. Each failing
     // choice adds one (its other solution agrees with the grid on `left`).
-    let mut missed: Vec<CellSet> = unavoidable
-        .iter()
-        .copied()
-        .filter(|&u| (u & left).is_empty())
-        .collect();
+    let mut missed = filtered(unavoidable, |&u| (u & left).is_empty());
     // `p` without `removed` has another solution (`p` is minimal over orbits). Nearly always
     // the set that kept `removed` in the last dig is known and still missed; only when none is
     // known does a search find one (one search a move fewer: -12% instructions).
@@ -1122,11 +1196,9 @@ fn replace_orbit<R: RngCore>(
         remember_new(unavoidable, u, grid);
         missed.push(u);
     }
-    let mut choices: Vec<CellSet> = orbits
-        .iter()
-        .copied()
-        .filter(|&o| (o & filled).is_empty() && o.len() <= removed.len())
-        .collect();
+    let mut choices = filtered(orbits, |&o| {
+        (o & filled).is_empty() && o.len() <= removed.len()
+    });
     shuffle(&mut choices, rng);
     // Pairs of empty orbits, made the first time no single choice is left.
     let mut pairs: Option<Vec<CellSet>> = None;
@@ -1137,13 +1209,9 @@ fn replace_orbit<R: RngCore>(
             Some(k) => choices.remove(k),
             None if pair_tests < PAIR_TESTS => {
                 let pairs = pairs.get_or_insert_with(|| {
-                    let mut empty: Vec<CellSet> = orbits
-                        .iter()
-                        .copied()
-                        .filter(|&o| (o & filled).is_empty() && o != removed)
-                        .collect();
+                    let mut empty = filtered(orbits, |&o| (o & filled).is_empty() && o != removed);
                     shuffle(&mut empty, rng);
-                    let mut two = Vec::new();
+                    let mut two = Vec::with_capacity(empty.len() * empty.len() / 2);
                     for (i, &a) in empty.iter().enumerate() {
                         for &b in &empty[i + 1..] {
                             two.push(a | b);
@@ -1168,7 +1236,7 @@ fn replace_orbit<R: RngCore>(
                 missed.push(u);
                 remember_new(unavoidable, u, grid);
             }
-            None => return Some(with(&without(p, removed), e, grid)),
+            None => return Some((with(&without(p, removed), e, grid), s)),
         }
     }
 }
@@ -1369,12 +1437,15 @@ fn orbit_of(orbits: &[CellSet], c: Cell) -> CellSet {
 /// orbit-minimal); a new orbit `e`, no larger than `o`, must hit every known unavoidable set that
 /// the other givens miss, including where `H` differs from the grid; if the result is proper it
 /// is dug again to orbit-minimal. The walk stops at the first puzzle with no removable given.
+// `reasons` comes from the first dig, as the loaded state and the spare cells do.
+#[allow(clippy::too_many_arguments)]
 fn make_minimal<R: RngCore>(
     mut p: Puzzle,
     mut loaded: Solver,
     mut spare: CellSet,
     grid: &SolutionGrid,
     unavoidable: &mut Vec<CellSet>,
+    reasons: &mut Reasons,
     orbits: &[CellSet],
     rng: &mut R,
 ) -> Option<Puzzle> {
@@ -1388,7 +1459,8 @@ fn make_minimal<R: RngCore>(
         // makes the move (trying only the first was measured to lose the grid four times in
         // five).
         let filled = givens_of(&p);
-        let mut cells: Vec<Cell> = filled.iter().collect();
+        let mut cells: Vec<Cell> = Vec::with_capacity(81);
+        cells.extend(filled.iter());
         shuffle(&mut cells, rng);
         // The cells the last dig found removable alone first, each part in random order (see
         // `Digger::spare`; 2.7% fewer instructions over seeds 1-6).
@@ -1418,9 +1490,18 @@ fn make_minimal<R: RngCore>(
         if !weak_seen {
             return Some(p);
         }
-        let q = moved?;
-        let (q, learned, found_spare, q_loaded) =
-            dig_loaded(q, grid, unavoidable, orbits, 0, true, rng);
+        let (q, q_loaded) = moved?;
+        let (q, learned, found_spare, q_loaded) = dig_loaded(
+            q,
+            q_loaded,
+            grid,
+            unavoidable,
+            reasons,
+            orbits,
+            0,
+            true,
+            rng,
+        );
         for u in learned {
             remember_new(unavoidable, u, grid);
         }
@@ -1509,10 +1590,13 @@ fn attempt<R: RngCore>(
     let mut grid = SolutionGrid::new(grid, learn);
     grid.half_turn = half_turn;
     grid.light = repair;
+    let mut reasons = NO_REASON;
     let (mut p, learned, spare, loaded) = dig_loaded(
         grid.to_puzzle(),
+        Solver::new(&grid.to_puzzle()),
         &grid,
         &unavoidable,
+        &mut reasons,
         orbits,
         floor,
         learn,
@@ -1540,7 +1624,16 @@ fn attempt<R: RngCore>(
     if repair {
         // The dug puzzle is loaded already, unless the local search changed it.
         let loaded = if p == dug { loaded } else { Solver::new(&p) };
-        p = make_minimal(p, loaded, spare, &grid, &mut unavoidable, orbits, rng)?;
+        p = make_minimal(
+            p,
+            loaded,
+            spare,
+            &grid,
+            &mut unavoidable,
+            &mut reasons,
+            orbits,
+            rng,
+        )?;
         if !(lo..=hi).contains(&p.givens()) {
             return None;
         }
@@ -1855,6 +1948,7 @@ mod tests {
                     filled: CellSet::ALL,
                     givens: 81,
                     spare: CellSet::EMPTY,
+                    reasons: &mut NO_REASON.clone(),
                 };
                 d.dig(&order, 0);
                 assert_eq!(d.p, plain);
@@ -1930,15 +2024,34 @@ mod tests {
                 grid.half_turn = half_turn;
                 grid.light = true;
                 let mut known = unavoidable_sets(&g);
-                let (p, learned, spare, loaded) =
-                    dig_loaded(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+                let mut reasons = NO_REASON;
+                let (p, learned, spare, loaded) = dig_loaded(
+                    g.to_puzzle(),
+                    Solver::new(&g.to_puzzle()),
+                    &grid,
+                    &known,
+                    &mut reasons,
+                    orbits,
+                    0,
+                    true,
+                    &mut rng,
+                );
                 assert!(
                     loaded.same_as(&Solver::new(&p)),
                     "the digger's state is the puzzle's"
                 );
                 let first_learned = known.len();
                 remember(&mut known, learned, &grid);
-                let walked = make_minimal(p, loaded, spare, &grid, &mut known, orbits, &mut rng);
+                let walked = make_minimal(
+                    p,
+                    loaded,
+                    spare,
+                    &grid,
+                    &mut known,
+                    &mut reasons,
+                    orbits,
+                    &mut rng,
+                );
                 // Each set learned is new (`remember_new` adds the repair's without a look-up).
                 for i in first_learned..known.len() {
                     assert!(!known[..i].contains(&known[i]), "set {i} learned twice");

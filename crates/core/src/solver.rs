@@ -1190,25 +1190,53 @@ impl Solver {
         (Solver { state, conflicts }, givens)
     }
 
-    /// `self`, loaded from some puzzle and not narrowed since, loaded again from `p` in the bands
-    /// of `cells` only: equal to `Solver::new(p)` when `p` differs from the puzzle `self` was
-    /// loaded from only in `cells`. (Digging tests a puzzle without a few givens again and
-    /// again; reloading their bands costs a third to a ninth of a full load.)
-    pub(crate) fn reload(&self, p: &Puzzle, cells: CellSet) -> Solver {
+    /// `self`, loaded from a puzzle whose givens repeat no digit in a row and not narrowed
+    /// since, with its givens `cells` removed; `q` is that puzzle without them. Equal to
+    /// `Solver::new(q)`: digging and the repair of symmetric minimal puzzles test "the puzzle
+    /// without these givens" again and again on a puzzle they keep loaded.
+    ///
+    /// Only the removed cells' rows are read (this replaced a load of their bands again, 27
+    /// cells a band: 1.3% fewer instructions for rot180 minimal puzzles). A removed cell opens
+    /// again to the digits its row's givens do not hold (its column and box are the band
+    /// update's business, as in a load), and its own digit opens again on the row's empty cells
+    /// (the row held it only there).
+    pub(crate) fn unload(&self, q: &Puzzle, cells: CellSet) -> Solver {
+        debug_assert_eq!(self.conflicts, 0, "a puzzle without repeats");
         let mut s = *self;
-        let bits = cells.bits();
-        for b in 0..3 {
-            if (bits >> (27 * b)) & BAND as u128 != 0 {
-                let repeat = load_band(&mut s.state, p, b).0 as u8;
-                s.conflicts = (s.conflicts & !(1 << b)) | (repeat << b);
+        let bytes = q.as_bytes();
+        for c in cells.iter() {
+            let i = c.as_index();
+            let (b, pos) = (i / 27, i % 27);
+            let row = &bytes[i - i % 9..i - i % 9 + 9];
+            // The digits (bit `d` for digit index `d`) and the cells (bits of the band) that
+            // the row's givens hold in `q`.
+            let (mut digits, mut given) = (0u32, 0u32);
+            for (k, &v) in row.iter().enumerate() {
+                digits |= (1u32 << v) >> 1;
+                given |= ((v != 0) as u32) << k;
+            }
+            let given = given << (9 * (pos / 9));
+            let bit = 1u32 << pos;
+            for d in 0..9 {
+                let w = 3 * d + b;
+                if s.state.cand[w] & bit != 0 {
+                    // The removed digit: its row is open again (a removed cell of the same row
+                    // included).
+                    s.state.cand[w] |= ROW[pos / 9] & !given;
+                } else if digits >> d & 1 == 0 {
+                    s.state.cand[w] |= bit;
+                }
             }
         }
+        debug_assert!(
+            s.state.cand == Solver::new(q).state.cand,
+            "unload equals a fresh load"
+        );
         s
     }
 
-    /// Whether `self` and `other` are the same solver state (for tests: a state kept in step
-    /// by [`Solver::reload`] against a fresh load).
-    #[cfg(test)]
+    /// Whether `self` and `other` are the same solver state (for tests and debug assertions: a
+    /// state kept in step by [`Solver::unload`] and placements against a fresh load).
     pub(crate) fn same_as(&self, other: &Solver) -> bool {
         let (a, b) = (&self.state, &other.state);
         self.conflicts == other.conflicts
@@ -1457,38 +1485,38 @@ mod tests {
     }
 
     #[test]
-    fn reloading_some_bands_equals_a_fresh_load() {
+    fn unloading_givens_equals_a_fresh_load() {
+        // Givens removed one or two at a time (in one row, one band, two bands) from a
+        // puzzle and from a full grid, against a fresh load of what is left.
         let p: Puzzle =
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
                 .parse()
                 .unwrap();
-        let loaded = Solver::new(&p);
-        let givens: Vec<Cell> = p.filled().iter().collect();
-        // Every single given, and pairs of givens in the same and in different bands.
-        let mut sets: Vec<CellSet> = givens.iter().map(|&c| CellSet::single(c)).collect();
-        for (i, &a) in givens.iter().enumerate() {
-            for &b in &givens[i + 1..] {
-                sets.push(CellSet::single(a) | CellSet::single(b));
+        let full: Puzzle =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+                .parse()
+                .unwrap();
+        let mut checked = 0;
+        for puzzle in [p, full] {
+            let loaded = Solver::new(&puzzle);
+            let givens: Vec<Cell> = puzzle.filled().iter().collect();
+            let mut sets: Vec<CellSet> = givens.iter().map(|&c| CellSet::single(c)).collect();
+            for (i, &a) in givens.iter().enumerate() {
+                for &b in &givens[i + 1..] {
+                    sets.push(CellSet::single(a) | CellSet::single(b));
+                }
+            }
+            for cells in sets {
+                let mut q = puzzle;
+                for c in cells.iter() {
+                    q.set(c, None);
+                }
+                let unloaded = loaded.unload(&q, cells);
+                assert!(unloaded.same_as(&Solver::new(&q)), "{cells:?}");
+                checked += 1;
             }
         }
-        for cells in sets {
-            let mut q = p;
-            for c in cells.iter() {
-                q.set(c, None);
-            }
-            let fresh = Solver::new(&q);
-            let reloaded = loaded.reload(&q, cells);
-            assert_eq!(reloaded.state.cand, fresh.state.cand, "{cells:?}");
-            assert_eq!(reloaded.conflicts, fresh.conflicts, "{cells:?}");
-        }
-        // A repeat in row 1 (band 0) is found when band 0 is reloaded, and forgotten when the
-        // repeat goes.
-        let mut twice = p;
-        twice.set(Cell::at(0, 2), Digit::new(5));
-        let bad = loaded.reload(&twice, CellSet::single(Cell::at(0, 2)));
-        assert_eq!(bad.count(2).count, 0);
-        let good = bad.reload(&p, CellSet::single(Cell::at(0, 2)));
-        assert_eq!(good.count(2).count, 1);
+        assert_eq!(checked, 30 + 30 * 29 / 2 + 81 + 81 * 80 / 2);
     }
 
     #[test]
