@@ -132,14 +132,15 @@ fn triple_or_pair(
     dirty: Dirty,
 ) -> Option<Step> {
     let base_mask: u128 = base.iter().fold(0, |m, &c| m | 1 << c);
-    for i in 0..base.len() {
-        for j in i + 1..base.len() {
-            let (a, b) = (base[i], base[j]);
+    for &a in base {
+        // The second cells, after `a` in the (row-major) order of the base cells, that share
+        // two excluders with `a` (most pairs share fewer: they are not listed).
+        let mut seconds = seeing_two(excluders[a]) & base_mask & !((2u128 << a) - 1);
+        while seconds != 0 {
+            let b = seconds.trailing_zeros() as usize;
+            seconds &= seconds - 1;
+            debug_assert!((excluders[a] & excluders[b]).count_ones() >= 2);
             if degree == 2 {
-                // Most pairs share fewer than two excluders: test that here, without a call.
-                if (excluders[a] & excluders[b]).count_ones() < 2 {
-                    continue;
-                }
                 // Unchanged since the memo's board, with its common peers (see `Memo`).
                 if (1 << a | 1 << b) & dirty.cells == 0
                     && PEER_MASK[a] & PEER_MASK[b] & dirty.ex == 0
@@ -154,10 +155,6 @@ fn triple_or_pair(
             // Triples: the third cell is an excluder of one of the first two.
             let twin = (excluders[a] | excluders[b]) & base_mask & !(1 << a) & !(1 << b);
             let pair_common = excluders[a] & excluders[b];
-            if pair_common.count_ones() < 2 {
-                // No third cell can make two common excluders.
-                continue;
-            }
             // A triple sees a changed cell if one of its cells changed or a changed cell sees
             // all three: with `a` and `b` unchanged, the third cell must have changed or see a
             // changed cell that sees `a` and `b`.
@@ -172,15 +169,15 @@ fn triple_or_pair(
                 }
                 near
             };
-            let mut rest = twin & hot;
+            // Only third cells that see two of the pair's common excluders make a triple with
+            // two common excluders.
+            let mut rest = twin & hot & seeing_two(pair_common);
             while rest != 0 {
                 // The third cells in ascending order.
                 let t = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let common = pair_common & excluders[t];
-                if common.count_ones() < 2 {
-                    continue;
-                }
+                debug_assert!(common.count_ones() >= 2);
                 let seen_by_all = PEER_MASK[a] & PEER_MASK[b] & PEER_MASK[t];
                 if seen_by_all & dirty.ex == 0 && (1 << a | 1 << b | 1 << t) & dirty.cells == 0 {
                     continue;
@@ -196,6 +193,21 @@ fn triple_or_pair(
         }
     }
     None
+}
+
+/// The cells that see at least two of the cells `cells`. For a base cell `b` (whose excluders
+/// are its peers among the excluder-sized cells) and excluders `cells`, these are the `b` with
+/// two of them among their own excluders.
+fn seeing_two(cells: u128) -> u128 {
+    let (mut one, mut two) = (0u128, 0u128);
+    let mut m = cells;
+    while m != 0 {
+        let peers = PEER_MASK[m.trailing_zeros() as usize];
+        m &= m - 1;
+        two |= one & peers;
+        one |= peers;
+    }
+    two
 }
 
 fn try_cells(board: &Board, cells: &[usize], excluders: &[u128; 81]) -> Option<Step> {
