@@ -453,9 +453,8 @@ mod tests {
             for v1 in bits(full[1]) {
                 for v2 in bits(full[2]) {
                     let v = [v0, v1, v2];
-                    let repeats = (0..3).any(|i| {
-                        (i + 1..3).any(|j| v[i] == v[j] && sees(cells[i], cells[j]))
-                    });
+                    let repeats = (0..3)
+                        .any(|i| (i + 1..3).any(|j| v[i] == v[j] && sees(cells[i], cells[j])));
                     let set = 1u16 << v0 | 1 << v1 | 1 << v2;
                     if repeats || ex.iter().any(|&e| e & !set == 0) {
                         continue;

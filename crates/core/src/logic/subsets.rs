@@ -468,7 +468,12 @@ mod tests {
         // and fish search with the memo of quiet units, then with it cleared, the same step.
         let data = include_str!("../../tests/data/se_extreme.tsv");
         let (mut boards, mut found, mut skipping) = (0, 0, 0);
-        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(12) {
+        for line in data
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .skip(1)
+            .take(12)
+        {
             let p: crate::grid::Puzzle = line.split('\t').next().unwrap().parse().unwrap();
             let mut board = Board::new(&p);
             while let Some(step) = super::super::next_step(&board) {
@@ -493,7 +498,10 @@ mod tests {
                 board.apply(&step);
             }
         }
-        assert!(boards > 500 && found > 100 && skipping > 1000, "{boards} {found} {skipping}");
+        assert!(
+            boards > 500 && found > 100 && skipping > 1000,
+            "{boards} {found} {skipping}"
+        );
     }
 
     /// A direct hidden pair places a digit and applies nothing else, but shows the candidates

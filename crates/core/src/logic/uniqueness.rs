@@ -897,7 +897,12 @@ mod tests {
         // same record of each start's search.
         let data = include_str!("../../tests/data/se_extreme.tsv");
         let (mut boards, mut found, mut with_memo) = (0, 0, 0);
-        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(12) {
+        for line in data
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .skip(1)
+            .take(12)
+        {
             let p: crate::grid::Puzzle = line.split('\t').next().unwrap().parse().unwrap();
             let mut board = Board::new(&p);
             while let Some(step) = super::super::next_step(&board) {
@@ -922,6 +927,9 @@ mod tests {
                 board.apply(&step);
             }
         }
-        assert!(boards > 500 && found > 0 && with_memo > 100, "{boards} {found} {with_memo}");
+        assert!(
+            boards > 500 && found > 0 && with_memo > 100,
+            "{boards} {found} {with_memo}"
+        );
     }
 }
