@@ -56,6 +56,8 @@ struct Links {
     mate: Box<[u16; 729]>,
     /// Cells holding each digit, as masks over the 81 cells.
     cand: [u128; 9],
+    /// Each cell's candidates (the same as `cand`, by cell).
+    cell_cands: [u16; 81],
     /// Cells with exactly two candidates.
     bivalue: u128,
     /// Cells with exactly two candidates, one of them the digit, per digit.
@@ -73,6 +75,7 @@ impl Links {
             conj_len: Box::new([0; 729]),
             mate: Box::new([NONE16; 729]),
             cand: [0; 9],
+            cell_cands: board.cands,
             bivalue: 0,
             bivalue_cand: [0; 9],
             conj_any: [0; 9],
@@ -730,6 +733,33 @@ struct Layers {
     /// The strongly connected component of each potential (`on * p + k`) in the links, from
     /// the last [`sources_reaching_their_opposite`].
     comp: Vec<u32>,
+    /// The storage of [`sources_reaching_their_opposite`].
+    scc: Scc,
+}
+
+/// The storage of [`sources_reaching_their_opposite`], kept from one search to the next.
+#[derive(Default)]
+struct Scc {
+    /// Tarjan's numbering of the potentials (`order`, `low`), the potentials not yet in a
+    /// component (`stack`), and the links still to follow from the potentials being visited
+    /// (`calls`: the potential and its next link).
+    order: Vec<u32>,
+    low: Vec<u32>,
+    stack: Vec<u32>,
+    calls: Vec<(u32, u32)>,
+    /// The potentials of each component: `members[comp_start[c]..comp_start[c + 1]]`.
+    members: Vec<u32>,
+    comp_start: Vec<u32>,
+    /// Per source, its bit (`u32::MAX` for a source that cannot reach its opposite); per
+    /// component, the first bit whose source's opposite it holds (`first`), then per bit the
+    /// next (`next`).
+    bit: Vec<u32>,
+    first: Vec<u32>,
+    next: Vec<u32>,
+    /// Per component from the lowest visited: the set of bits whose opposite it reaches
+    /// (`sets`, a fixed number of words each), and whether that set holds any (`reaches`).
+    sets: Vec<u64>,
+    reaches: Vec<bool>,
 }
 
 impl Layers {
@@ -739,8 +769,11 @@ impl Layers {
         t.index.clear();
         t.index.resize(729, u16::MAX);
         t.pots.clear();
-        for pot in 0..729 {
-            if l.cand[pot % 9] >> (pot / 9) & 1 == 1 {
+        for c in 0..81 {
+            let mut m = l.cell_cands[c];
+            while m != 0 {
+                let pot = c * 9 + m.trailing_zeros() as usize;
+                m &= m - 1;
                 t.index[pot] = t.pots.len() as u16;
                 t.pots.push(pot as u16);
             }
@@ -760,13 +793,17 @@ impl Layers {
             }
         }
         // On potentials (`p..2p`): the cell's other candidates and the digit's other places
-        // in its houses.
-        for &pot in &t.pots {
+        // in its houses. A cell's candidates are numbered in a row, so its other candidates
+        // are the numbers around `k`.
+        for (k, &pot) in t.pots.iter().enumerate() {
             t.start.push(t.links.len() as u32);
             let (c, d) = (pot as usize / 9, pot as usize % 9);
-            for v in 0..9 {
-                if v != d && l.cand[v] >> c & 1 == 1 {
-                    t.links.push(t.index[c * 9 + v]);
+            let m = l.cell_cands[c];
+            let below = (m & ((1 << d) - 1)).count_ones() as usize;
+            let first = (k - below) as u16;
+            for i in 0..m.count_ones() as u16 {
+                if first + i != k as u16 {
+                    t.links.push(first + i);
                 }
             }
             let mut m = PEER_MASK[c] & l.cand[d];
@@ -799,9 +836,7 @@ fn shortest_xy_chains_in(
 /// which also gives `t.comp`).
 fn analyse(l: &Links, sources: &[(u16, bool)], t: &mut Layers) -> Vec<usize> {
     t.build(l);
-    let (reaching, comp) = sources_reaching_their_opposite(t, sources);
-    t.comp = comp;
-    reaching
+    sources_reaching_their_opposite(t, sources)
 }
 
 /// The side-by-side search of [`shortest_xy_chains_in`] on the links of `t` (made by
@@ -869,126 +904,213 @@ fn layers_meet(
 }
 
 /// The sources (indices into `sources`, ascending) that have a forcing chain of any length: a
-/// path of links from the source to its opposite; and the strongly connected component of
-/// each potential. Only these sources can meet anything in the side-by-side search (a source
-/// meets the opposite of a potential it reached if and only if it reaches its own opposite,
-/// since every link has its contrapositive). Tarjan's strongly connected components of the
-/// links, found sinks first, each with the set of sources whose opposite it reaches (one bit a
-/// source); a source has a path to its opposite if and only if its own component's set holds
-/// it.
+/// path of links from the source to its opposite; and, in `t.comp`, the strongly connected
+/// component of each potential. Only these sources can meet anything in the side-by-side
+/// search (a source meets the opposite of a potential it reached if and only if it reaches its
+/// own opposite, since every link has its contrapositive).
+///
+/// Two passes. First Tarjan's strongly connected components of the links, numbered in the
+/// order they are completed, which is a topological order with the sinks first: if a
+/// component reaches another, the other has the lower number. So a source can reach its
+/// opposite only if its own component's number is higher than its opposite's; of a candidate's
+/// two potentials at most one is such a source (the two are never in one component: the
+/// board has a solution, and a candidate with a path to its opposite and back would be both
+/// true and false). Then only those sources get a bit, and the components from the lowest of
+/// their opposites' to the highest of their own are visited in that order, each with the set
+/// of those sources whose opposite it reaches (its own, and or'ed from the components it links
+/// to); a source has a path to its opposite if and only if its own component's set holds it.
 ///
 /// # Complexity
-/// One pass over the links, then a few words a link between components: a tenth or less of a
-/// side-by-side search that runs to the end.
-fn sources_reaching_their_opposite(t: &Layers, sources: &[(u16, bool)]) -> (Vec<usize>, Vec<u32>) {
+/// One pass over the links for the components, one over (part of) them for the sets, with a
+/// few words per link between components (64 sources a word, about half the sources).
+fn sources_reaching_their_opposite(t: &mut Layers, sources: &[(u16, bool)]) -> Vec<usize> {
+    strong_components(t);
     let p = t.pots.len();
-    let nodes = 2 * p;
-    let w = sources.len().div_ceil(64);
+    let Layers {
+        index,
+        comp,
+        scc: s,
+        ..
+    } = &mut *t;
+    let comps = s.comp_start.len() - 1;
     // Node `on * p + k`: candidate `k` on or off, as in the tables of `Layers`.
-    let succ = |u: usize| -> &[u16] { &t.links[t.start[u] as usize..t.start[u + 1] as usize] };
-    // The sources whose opposite is each node, as lists (`first` per node, `next` per source).
-    let mut first = vec![u32::MAX; nodes];
-    let mut next_src = vec![u32::MAX; sources.len()];
-    for (j, &(pot, on)) in sources.iter().enumerate() {
-        let opp = (!on as usize) * p + t.index[pot as usize] as usize;
-        next_src[j] = first[opp];
-        first[opp] = j as u32;
-    }
-    const UNSEEN: u32 = u32::MAX;
-    let mut order = vec![UNSEEN; nodes];
-    let mut low = vec![0u32; nodes];
-    let mut comp = vec![u32::MAX; nodes];
-    let mut on_stack = vec![false; nodes];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut calls: Vec<(u32, u32)> = Vec::new();
-    let mut reach: Vec<u64> = Vec::new();
-    // Per component: whether its set in `reach` holds some source.
-    let mut reaches: Vec<bool> = Vec::new();
-    let mut members: Vec<u32> = Vec::new();
-    let mut counter = 0u32;
-    let mut comps = 0u32;
-    for root in 0..nodes {
-        if order[root] != UNSEEN {
-            continue;
+    let node = |pot: u16, on: bool| on as usize * p + index[pot as usize] as usize;
+    // The sources that may reach their opposite, a bit each, listed by their opposite's
+    // component (`first` per component, `next` per bit).
+    s.bit.clear();
+    s.first.clear();
+    s.first.resize(comps, u32::MAX);
+    s.next.clear();
+    let (mut lo, mut hi) = (usize::MAX, 0);
+    for &(pot, on) in sources {
+        let (own, opp) = (comp[node(pot, on)] as usize, comp[node(pot, !on)] as usize);
+        if own > opp {
+            let b = s.next.len() as u32;
+            s.bit.push(b);
+            s.next.push(s.first[opp]);
+            s.first[opp] = b;
+            lo = lo.min(opp);
+            hi = hi.max(own);
+        } else if own == opp {
+            // Only on a board without a solution.
+            s.bit.push(SAME_COMPONENT);
+        } else {
+            s.bit.push(u32::MAX);
         }
-        calls.push((root as u32, 0));
-        order[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root as u32);
-        on_stack[root] = true;
-        while let Some(&mut (u, ref mut e)) = calls.last_mut() {
-            let u = u as usize;
-            let links = succ(u);
-            if (*e as usize) < links.len() {
-                let v = links[*e as usize] as usize;
-                *e += 1;
-                if order[v] == UNSEEN {
-                    order[v] = counter;
-                    low[v] = counter;
-                    counter += 1;
-                    stack.push(v as u32);
-                    on_stack[v] = true;
-                    calls.push((v as u32, 0));
-                } else if on_stack[v] {
-                    low[u] = low[u].min(order[v]);
-                }
-                continue;
-            }
-            calls.pop();
-            if let Some(&(parent, _)) = calls.last() {
-                let parent = parent as usize;
-                low[parent] = low[parent].min(low[u]);
-            }
-            if low[u] != order[u] {
-                continue;
-            }
-            // `u` roots a component: every component it reaches is done.
-            members.clear();
-            loop {
-                let v = stack.pop().expect("the root is on the stack") as usize;
-                on_stack[v] = false;
-                comp[v] = comps;
-                members.push(v as u32);
-                if v == u {
-                    break;
-                }
-            }
-            let base = reach.len();
-            reach.resize(base + w, 0);
-            let (done, own) = reach.split_at_mut(base);
-            let mut any = false;
-            for &v in &members {
-                let v = v as usize;
-                let mut j = first[v];
-                while j != u32::MAX {
-                    own[j as usize / 64] |= 1 << (j % 64);
+    }
+    if s.next.is_empty() {
+        return (0..sources.len())
+            .filter(|&j| s.bit[j] == SAME_COMPONENT)
+            .collect();
+    }
+    match s.next.len().div_ceil(64) {
+        1 => component_sets::<1>(t, sources, lo, hi),
+        2 => component_sets::<2>(t, sources, lo, hi),
+        3 | 4 => component_sets::<4>(t, sources, lo, hi),
+        5..=8 => component_sets::<8>(t, sources, lo, hi),
+        9..=12 => component_sets::<12>(t, sources, lo, hi),
+        _ => component_sets::<{ 1458usize.div_ceil(64) }>(t, sources, lo, hi),
+    }
+}
+
+/// The bit of a source in its opposite's component (in [`sources_reaching_their_opposite`]).
+const SAME_COMPONENT: u32 = u32::MAX - 1;
+
+/// The second pass of [`sources_reaching_their_opposite`], with sets of `W` words, over the
+/// components `lo..=hi` (a component below `lo` reaches no source's opposite; none above `hi`
+/// holds a source that may reach its opposite).
+fn component_sets<const W: usize>(
+    t: &mut Layers,
+    sources: &[(u16, bool)],
+    lo: usize,
+    hi: usize,
+) -> Vec<usize> {
+    let p = t.pots.len();
+    let Layers {
+        index,
+        start,
+        links,
+        comp,
+        scc: s,
+        ..
+    } = t;
+    s.sets.clear();
+    s.sets.resize((hi + 1 - lo) * W, 0);
+    s.reaches.clear();
+    s.reaches.resize(hi + 1 - lo, false);
+    for c in lo..=hi {
+        let mut set = [0u64; W];
+        let mut any = false;
+        let mut b = s.first[c];
+        while b != u32::MAX {
+            set[b as usize / 64] |= 1 << (b % 64);
+            any = true;
+            b = s.next[b as usize];
+        }
+        for &v in &s.members[s.comp_start[c] as usize..s.comp_start[c + 1] as usize] {
+            let v = v as usize;
+            for &q in &links[start[v] as usize..start[v + 1] as usize] {
+                // The components a component links to come before it.
+                let d = comp[q as usize] as usize;
+                // Most components reach no source's opposite: their sets are not read.
+                if d >= lo && d != c && s.reaches[d - lo] {
                     any = true;
-                    j = next_src[j as usize];
-                }
-                for &q in succ(v) {
-                    let c = comp[q as usize] as usize;
-                    // Most components reach no source's opposite: their sets are not read.
-                    if c != comps as usize && reaches[c] {
-                        any = true;
-                        for (o, &d) in own.iter_mut().zip(&done[c * w..c * w + w]) {
-                            *o |= d;
-                        }
+                    let from: &[u64; W] = s.sets[(d - lo) * W..(d - lo + 1) * W]
+                        .try_into()
+                        .expect("W words");
+                    for x in 0..W {
+                        set[x] |= from[x];
                     }
                 }
             }
-            reaches.push(any);
-            comps += 1;
+        }
+        s.reaches[c - lo] = any;
+        s.sets[(c - lo) * W..(c - lo + 1) * W].copy_from_slice(&set);
+    }
+    (0..sources.len())
+        .filter(|&j| {
+            let b = s.bit[j];
+            if b == u32::MAX || b == SAME_COMPONENT {
+                return b == SAME_COMPONENT;
+            }
+            let (pot, on) = sources[j];
+            let c = comp[on as usize * p + index[pot as usize] as usize] as usize;
+            s.sets[(c - lo) * W + b as usize / 64] >> (b % 64) & 1 == 1
+        })
+        .collect()
+}
+
+/// Tarjan's strongly connected components of the links of `t`, into `t.comp` (numbered in the
+/// order they are completed, sinks first) and `t.scc` (`members`, component after component,
+/// from `comp_start`).
+fn strong_components(t: &mut Layers) {
+    let n = 2 * t.pots.len();
+    let Layers {
+        start,
+        links,
+        comp,
+        scc: s,
+        ..
+    } = t;
+    const UNSEEN: u32 = u32::MAX;
+    s.order.clear();
+    s.order.resize(n, UNSEEN);
+    s.low.clear();
+    s.low.resize(n, 0);
+    comp.clear();
+    comp.resize(n, u32::MAX);
+    s.members.clear();
+    s.comp_start.clear();
+    s.stack.clear();
+    let mut counter = 0u32;
+    for root in 0..n {
+        if s.order[root] != UNSEEN {
+            continue;
+        }
+        s.calls.push((root as u32, start[root]));
+        s.order[root] = counter;
+        s.low[root] = counter;
+        counter += 1;
+        s.stack.push(root as u32);
+        while let Some(&mut (u, ref mut e)) = s.calls.last_mut() {
+            let u = u as usize;
+            if *e < start[u + 1] {
+                let v = links[*e as usize] as usize;
+                *e += 1;
+                if s.order[v] == UNSEEN {
+                    s.order[v] = counter;
+                    s.low[v] = counter;
+                    counter += 1;
+                    s.stack.push(v as u32);
+                    s.calls.push((v as u32, start[v]));
+                } else if comp[v] == u32::MAX {
+                    // Seen and in no component yet: on the stack.
+                    s.low[u] = s.low[u].min(s.order[v]);
+                }
+                continue;
+            }
+            s.calls.pop();
+            if let Some(&(parent, _)) = s.calls.last() {
+                let parent = parent as usize;
+                s.low[parent] = s.low[parent].min(s.low[u]);
+            }
+            if s.low[u] != s.order[u] {
+                continue;
+            }
+            // `u` roots a component: every component it reaches is done.
+            let id = s.comp_start.len() as u32;
+            s.comp_start.push(s.members.len() as u32);
+            loop {
+                let v = s.stack.pop().expect("the root is on the stack");
+                comp[v as usize] = id;
+                s.members.push(v);
+                if v as usize == u {
+                    break;
+                }
+            }
         }
     }
-    let reaching = (0..sources.len())
-        .filter(|&j| {
-            let (pot, on) = sources[j];
-            let node = on as usize * p + t.index[pot as usize] as usize;
-            reach[comp[node] as usize * w + j / 64] >> (j % 64) & 1 == 1
-        })
-        .collect();
-    (reaching, comp)
+    s.comp_start.push(s.members.len() as u32);
 }
 
 /// Per candidate (cell * 9 + digit), whether a cycle through its on potential could remove
@@ -1925,7 +2047,7 @@ mod tests {
                     }
                     let none = SCRATCH.with_borrow_mut(|t| {
                         t.build(&links);
-                        sources_reaching_their_opposite(t, &sources).0.is_empty()
+                        sources_reaching_their_opposite(t, &sources).is_empty()
                     });
                     if none && board.cands.iter().all(|m| m.count_ones() != 1) {
                         proved += 1;
@@ -1963,7 +2085,7 @@ mod tests {
             }
             let mut t = Layers::default();
             t.build(&links);
-            t.comp = sources_reaching_their_opposite(&t, &sources).1;
+            sources_reaching_their_opposite(&mut t, &sources);
             let ok = cycle_sources(&t);
             // Nor has a candidate without a path of XY links to its opposite an X chain.
             let both_ways: Vec<(u16, bool)> = sources
@@ -2062,7 +2184,7 @@ mod tests {
                         .collect();
                     let any = !reaching.is_empty();
                     assert_eq!(
-                        sources_reaching_their_opposite(&layers, &sources).0,
+                        sources_reaching_their_opposite(&mut layers, &sources),
                         reaching
                     );
                     with_chain += any as usize;

@@ -2,7 +2,7 @@
 //! (or rows) together; those cover lines lose the digit outside the base lines. X-Wing (n = 2,
 //! 3.2), Swordfish (3, 3.8), Jellyfish (4, 5.2).
 
-use super::subsets::{small_unions, Picked};
+use super::subsets::{small_unions, Picked, Quiet, FISH};
 use super::{bits, cell, digit, house, Board, Figure, Link, Places, Rating, Step};
 use crate::bitset::{Cell, Digit};
 
@@ -14,7 +14,13 @@ pub fn fish(board: &Board, degree: usize) -> Option<Step> {
 /// [`fish`] on a board with these places ([`Board::places`]; rows 0-8 and columns 9-17 are
 /// used).
 pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<Step> {
+    // The digits with no fish of this size on the last board where their places were the same
+    // (see `Quiet`): a fish search on a digit reads only its places.
+    let mut quiet = Quiet::known(board, FISH, degree);
     for d in 0..9 {
+        if quiet >> d & 1 == 1 {
+            continue;
+        }
         for rows_base in [true, false] {
             // lines[k]: the cover indices where d is a candidate in base line k.
             let lines: [u16; 9] =
@@ -102,10 +108,13 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
                 })
             });
             if found.is_some() {
+                Quiet::set(FISH, degree, quiet);
                 return found;
             }
         }
+        quiet |= 1 << d;
     }
+    Quiet::set(FISH, degree, quiet);
     None
 }
 

@@ -34,6 +34,53 @@ use crate::bitset::{Cell, Digit};
 /// bounded on very open grids, where loops of two-candidate cells are rare anyway).
 const LOOP_BUDGET: usize = 200_000;
 
+thread_local! {
+    /// The searches of the last [`unique_loops_where`] on this thread, per start cell.
+    static LOOP_MEMO: std::cell::RefCell<LoopMemo> = std::cell::RefCell::new(LoopMemo::default());
+}
+
+/// The board of the last unique-loop search, and what the search from each start cell did on
+/// it. At the chain steps of a hard puzzle the search runs on boards that differ by a few
+/// cells, and a start whose cells did not change finds no loop again: it is skipped, its calls
+/// taken from the budget as they were, so the searches after it have the same budget and find
+/// the same loops (exact on any board: a board of another puzzle differs everywhere).
+struct LoopMemo {
+    cands: [u16; 81],
+    valid: bool,
+    starts: [LoopStart; 81],
+}
+
+impl Default for LoopMemo {
+    fn default() -> LoopMemo {
+        LoopMemo {
+            cands: [0; 81],
+            valid: false,
+            starts: [LoopStart::default(); 81],
+        }
+    }
+}
+
+impl LoopMemo {
+    /// The cells whose candidates differ from the memo's board (every cell if there is none).
+    fn dirty(&self, board: &Board) -> u128 {
+        if !self.valid {
+            return !0;
+        }
+        (0..81).fold(0u128, |m, c| {
+            m | ((self.cands[c] != board.cands[c]) as u128) << c
+        })
+    }
+}
+
+/// The search from one start cell on the memo's board: the cells it ran over (`has_both`), its
+/// recursive calls, and whether it ran to its end and found no loop.
+#[derive(Clone, Copy, Default)]
+struct LoopStart {
+    has_both: u128,
+    calls: usize,
+    empty: bool,
+}
+
 struct Ul {
     rating: u16,
     kind: u8,
@@ -244,6 +291,8 @@ pub fn unique_loops_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option<
     }
     let mut results = Vec::new();
     let mut path = Vec::with_capacity(81);
+    let mut memo = LOOP_MEMO.with_borrow_mut(std::mem::take);
+    let dirty = memo.dirty(board);
     for &c in &bivalue {
         let m = board.cands[c];
         results.clear();
@@ -256,6 +305,15 @@ pub fn unique_loops_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option<
             .filter(|&&o| board.cands[o] == m)
             .fold(0u128, |acc, &o| acc | 1 << o);
         let has_both = cand[a] & cand[b] & !plain_before;
+        // The search from `c` reads only the candidates of the cells in `has_both` (`c` among
+        // them): if it found no loop on the memo's board with the same cells, unchanged, it
+        // finds none now, in the same number of calls, if the budget left covers them.
+        let e = &mut memo.starts[c];
+        if e.empty && e.has_both == has_both && has_both & dirty == 0 && budget >= e.calls {
+            budget -= e.calls;
+            continue;
+        }
+        let before = budget;
         check_for_loops(
             board,
             c,
@@ -270,10 +328,28 @@ pub fn unique_loops_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option<
             &mut results,
             &mut budget,
         );
+        // A search cut short by the budget is not remembered (it would not be the same with
+        // more budget left).
+        *e = LoopStart {
+            has_both,
+            calls: before - budget,
+            empty: results.is_empty() && budget > 0,
+        };
         for lp in &results {
             loop_hints(board, lp, m, &mut found);
         }
     }
+    // What is remembered is the search on this board: a cell that is no start now loses its
+    // entry from an older board.
+    let starts = bivalue.iter().fold(0u128, |m, &c| m | 1 << c);
+    for (c, e) in memo.starts.iter_mut().enumerate() {
+        if starts >> c & 1 == 0 {
+            e.empty = false;
+        }
+    }
+    memo.cands = board.cands;
+    memo.valid = true;
+    LOOP_MEMO.with_borrow_mut(|kept| *kept = memo);
     let best = found
         .into_iter()
         .enumerate()
@@ -808,4 +884,52 @@ fn bug3(board: &Board, bc: &[usize], all: u16, common: &[usize], intro: &str) ->
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_loop_memo_never_changes_the_step() {
+        // Every board on the paths of twelve extreme-band puzzles, in path order (the memo
+        // skips starts) and with a cleared memo (every start searched): the same step, and the
+        // same record of each start's search.
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let (mut boards, mut found, mut with_memo) = (0, 0, 0);
+        for line in data
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .skip(1)
+            .take(12)
+        {
+            let p: crate::grid::Puzzle = line.split('\t').next().unwrap().parse().unwrap();
+            let mut board = Board::new(&p);
+            while let Some(step) = super::super::next_step(&board) {
+                let before = LOOP_MEMO.with_borrow(|m| m.valid && m.starts.iter().any(|e| e.empty));
+                let kept = unique_loops(&board);
+                let after = LOOP_MEMO.with_borrow(|m| m.starts);
+                LOOP_MEMO.with_borrow_mut(|m| m.valid = false);
+                let fresh = unique_loops(&board);
+                assert_eq!(kept, fresh);
+                LOOP_MEMO.with_borrow(|m| {
+                    for c in 0..81 {
+                        assert_eq!(m.starts[c].empty, after[c].empty);
+                        if after[c].empty {
+                            assert_eq!(m.starts[c].calls, after[c].calls);
+                            assert_eq!(m.starts[c].has_both, after[c].has_both);
+                        }
+                    }
+                });
+                with_memo += before as usize;
+                boards += 1;
+                found += kept.is_some() as usize;
+                board.apply(&step);
+            }
+        }
+        assert!(
+            boards > 500 && found > 0 && with_memo > 100,
+            "{boards} {found} {with_memo}"
+        );
+    }
 }
