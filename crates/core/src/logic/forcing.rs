@@ -1159,8 +1159,13 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
         all: nesting,
         best: None,
     };
-    let mut ons = OnCache(vec![None; 729]);
-    let mut seen = Seen::new();
+    // The outcome table and walk marks of an earlier search of this thread (cleared), or new
+    // ones: two zeroed 5.8 KB tables per search otherwise.
+    let (mut ons, mut seen) = SEARCH_SCRATCH
+        .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| (OnCache::new(), Seen::new()));
     // Outside nesting, a chain is only made if it can beat the best kept so far; the closures
     // tell, without parents, which assumptions take part in a chain that could (see
     // [`Closure`]), and only those are propagated. Below level 1 only: the simple techniques
@@ -1385,7 +1390,19 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
             }
         }
     }
+    ons.clear();
+    let _ = SEARCH_SCRATCH.try_with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            s.push((ons, seen));
+        }
+    });
     found.found
+}
+
+thread_local! {
+    /// The outcome tables (emptied) and walk marks of finished searches, for the next: a
+    /// search inside a search (nesting) takes another.
+    static SEARCH_SCRATCH: RefCell<Vec<(OnCache, Seen)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The rating of SE's contradiction chain from "`c` is `d`" in `mode` (Nishio, Dynamic or
@@ -1484,13 +1501,28 @@ impl Collector {
 
 /// The outcome of each "cell is digit" assumption, made once: a region forcing chain needs
 /// those of the digit's other places, which the search meets again as cells of their own.
-struct OnCache(Vec<Option<Rc<Outcome>>>);
+/// Kept between searches of a thread, emptied ([`OnCache::clear`]).
+struct OnCache(Vec<Option<Rc<Outcome>>>, Vec<u16>);
 
 impl OnCache {
+    fn new() -> OnCache {
+        OnCache(vec![None; 729], Vec::new())
+    }
+
     fn get(&mut self, engine: &Engine, c: usize, d: usize) -> Rc<Outcome> {
-        self.0[c * 9 + d]
-            .get_or_insert_with(|| engine.assume_shared(id(c, d, true)))
+        let slot = &mut self.0[c * 9 + d];
+        if slot.is_none() {
+            self.1.push((c * 9 + d) as u16);
+        }
+        slot.get_or_insert_with(|| engine.assume_shared(id(c, d, true)))
             .clone()
+    }
+
+    /// Drops the outcomes made (only those: the table has 729 entries).
+    fn clear(&mut self) {
+        for i in self.1.drain(..) {
+            self.0[i as usize] = None;
+        }
     }
 }
 
@@ -1675,6 +1707,10 @@ struct Closure {
 
 impl Closure {
     /// Keeps in `on` and `off` only the potentials this closure holds too; whether any is left.
+    /// Not inlined: on its own the compiler does it on SSE2 registers, 16 bytes at a time, where
+    /// inlined into its callers it split the 128-bit masks into 64-bit scalars and spilled them
+    /// (about 190 instructions a call instead of 90).
+    #[inline(never)]
     fn narrow(&self, on: &mut [u128; 9], off: &mut [u128; 9]) -> bool {
         let mut any = 0;
         for d in 0..9 {
@@ -1833,8 +1869,9 @@ impl Drop for Closures {
 
 /// One closure being made.
 struct Run<'a> {
-    on: [u128; 9],
-    off: [u128; 9],
+    /// The closure's masks, written in place (in [`Kept::closures`]).
+    on: &'a mut [u128; 9],
+    off: &'a mut [u128; 9],
     cur: [u16; 81],
     /// Places of each digit in each house on the working grid (dynamic).
     left: [[u8; 9]; 27],
@@ -1955,12 +1992,11 @@ impl Closures {
     fn get(&mut self, a: Id, limit: usize) -> &Closure {
         if !self.serves(a, limit) {
             // One copy of the kernel per mode, without its tests of the mode.
-            let (closure, serves) = match (self.y, self.dynamic) {
+            let serves = match (self.y, self.dynamic) {
                 (false, _) => self.make::<false, true>(a, limit),
                 (true, false) => self.make::<true, false>(a, limit),
                 (true, true) => self.make::<true, true>(a, limit),
             };
-            self.kept.closures[a as usize] = closure;
             self.kept.serves[a as usize] = serves;
             self.kept.rounds_made[a as usize] = true;
         }
@@ -2075,26 +2111,26 @@ impl Closures {
         self.kept.rounds[a as usize * 1458 + t as usize] as u32
     }
 
-    /// The closure of `a`, cut short once what it would still add could only take part in
+    /// Makes the closure of `a` in place (its entry of [`Kept::closures`], its rounds in
+    /// [`Kept::rounds`]), cut short once what it would still add could only take part in
     /// chains of more than `limit` nodes: a potential it lacks then has too many ancestors for
-    /// any chain of this search that could be kept. Also the highest limit the closure serves:
+    /// any chain of this search that could be kept. Returns the highest limit the closure serves:
     /// if it was cut at round `r`, every potential it lacks has round `r + 1` or more, where
     /// `r + 2 > limit`, so at least `limit + 1` ancestors, and every chain it could be part of
     /// has another branch or potential, so more than `limit + 1` nodes; a closure not cut
     /// serves every limit.
     #[inline(never)]
-    fn make<const Y: bool, const DYNAMIC: bool>(
-        &mut self,
-        a: Id,
-        limit: usize,
-    ) -> (Closure, usize) {
+    fn make<const Y: bool, const DYNAMIC: bool>(&mut self, a: Id, limit: usize) -> usize {
         let y = Y;
         let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
         let base = a as usize * 1458;
         self.queue.clear();
+        let closure = &mut self.kept.closures[a as usize];
+        closure.on = [0; 9];
+        closure.off = [0; 9];
         let mut run = Run {
-            on: [0; 9],
-            off: [0; 9],
+            on: &mut closure.on,
+            off: &mut closure.off,
             cur: *orig,
             left: *counts,
             conflict: u32::MAX,
@@ -2158,16 +2194,9 @@ impl Closures {
             Some(r) => run.conflict.min(r as u32 + 3),
             None => run.conflict,
         };
-        let serves = cut.map_or(usize::MAX, |_| limit.saturating_add(1));
-        (
-            Closure {
-                on: run.on,
-                off: run.off,
-                conflict,
-                off_cells: run.off.iter().fold(0, |m, o| m | o),
-            },
-            serves,
-        )
+        closure.off_cells = closure.off.iter().fold(0, |m, o| m | o);
+        closure.conflict = conflict;
+        cut.map_or(usize::MAX, |_| limit.saturating_add(1))
     }
 
     /// A lower bound on the complexity of the contradiction assumption `a` leads to, `None` if
@@ -2726,11 +2755,12 @@ mod tests {
                     for a in (0..1458).filter(|&a| b.cands[id_cell(a)] >> id_digit(a) & 1 == 1) {
                         let mut run = |off: bool| {
                             SETTLE_OFF.with(|f| f.set(off));
-                            let (x, serves) = if mode == Mode::Nishio {
+                            let serves = if mode == Mode::Nishio {
                                 cl.make::<false, true>(a, limit)
                             } else {
                                 cl.make::<true, true>(a, limit)
                             };
+                            let x = cl.kept.closures[a as usize];
                             let rounds: Vec<u8> = (0..1458)
                                 .map(|t| {
                                     let (c, d) = (id_cell(t), id_digit(t));
