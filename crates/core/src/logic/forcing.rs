@@ -1721,6 +1721,25 @@ impl Closure {
         any != 0
     }
 
+    /// Sets `on` and `off` to the potentials of `on_in` and `off_in` this closure holds too
+    /// ([`Closure::narrow`] without copying them first); whether any is left.
+    #[inline(never)]
+    fn meet(
+        &self,
+        on_in: &[u128; 9],
+        off_in: &[u128; 9],
+        on: &mut [u128; 9],
+        off: &mut [u128; 9],
+    ) -> bool {
+        let mut any = 0;
+        for d in 0..9 {
+            on[d] = on_in[d] & self.on[d];
+            off[d] = off_in[d] & self.off[d];
+            any |= on[d] | off[d];
+        }
+        any != 0
+    }
+
     const EMPTY: Closure = Closure {
         on: [0; 9],
         off: [0; 9],
@@ -1836,8 +1855,9 @@ struct Closures {
     orig: [u16; 81],
     /// Cells holding each digit.
     places: [u128; 9],
-    /// Cells with more than one candidate (where an on potential removes something).
-    multi: u128,
+    /// The places of each digit in cells with another candidate: the on potentials that
+    /// remove something.
+    useful: [u128; 9],
     /// Places of each digit in each house of the board.
     counts: [[u8; 9]; 27],
     /// Which of [`KEPT`] these are.
@@ -1977,7 +1997,7 @@ impl Closures {
             dynamic: mode.dynamic(),
             orig: board.cands,
             places,
-            multi,
+            useful: std::array::from_fn(|d| places[d] & multi),
             counts: std::array::from_fn(|h| {
                 std::array::from_fn(|d| (places[d] & super::HOUSE_MASK[h]).count_ones() as u8)
             }),
@@ -2017,22 +2037,22 @@ impl Closures {
             if !self.y || self.dynamic {
                 return self.get(a, usize::MAX);
             }
-            self.kept.closures[a as usize] = self.static_masks(a);
+            self.static_masks(a);
             self.kept.serves[a as usize] = usize::MAX;
             self.kept.rounds_made[a as usize] = false;
         }
         &self.kept.closures[a as usize]
     }
 
-    /// The static closure of on assumption `a` without rounds, reusing the closures already
-    /// made. A static rule has one premise, so a static closure is what the assumption
-    /// reaches along the links, and the closure of each potential it reaches is part of it:
+    /// Makes (into [`Kept::closures`]) the static closure of on assumption `a` without rounds,
+    /// reusing the closures already made. A static rule has one premise, so a static closure
+    /// is what the assumption reaches along the links, and the closure of each potential it reaches is part of it:
     /// when the search reaches an on potential whose whole closure is kept, it adds that
     /// closure's masks at once instead of following its links (the potentials they add are
     /// never followed either: their own closures are inside it). Its conflict is 0 (a lower
     /// bound, unused: the multiple search has no contradictions).
     #[inline(never)]
-    fn static_masks(&mut self, a: Id) -> Closure {
+    fn static_masks(&mut self, a: Id) {
         let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
         let (closures, serves) = (&self.kept.closures, &self.kept.serves);
         let mut on = [0u128; 9];
@@ -2065,14 +2085,15 @@ impl Closures {
         };
         while let Some((p, _)) = stack.pop() {
             let (c, d) = (id_cell(p), id_digit(p));
-            // Its offs: the cell's other candidates, the digit's places among its peers.
-            let mut offs: [u128; 9] = [0; 9];
-            for v in bits(orig[c] & !(1 << d)) {
-                offs[v] = 1 << c;
-            }
-            offs[d] = super::PEER_MASK[c] & places[d];
-            for v in 0..9 {
-                let mut m = offs[v] & !off[v];
+            // Its offs: the cell's other candidates, the digit's places among its peers (only
+            // the digits of the cell have any).
+            for v in bits(orig[c]) {
+                let offs = if v == d {
+                    super::PEER_MASK[c] & places[d]
+                } else {
+                    1 << c
+                };
+                let mut m = offs & !off[v];
                 off[v] |= m;
                 while m != 0 {
                     let o = m.trailing_zeros() as usize;
@@ -2096,13 +2117,11 @@ impl Closures {
         } else {
             u32::MAX
         };
-        let off_cells = off.iter().fold(0, |m, o| m | o);
-        Closure {
-            on,
-            off,
-            conflict,
-            off_cells,
-        }
+        let k = &mut self.kept.closures[a as usize];
+        k.on = on;
+        k.off = off;
+        k.conflict = conflict;
+        k.off_cells = off.iter().fold(0, |m, o| m | o);
     }
 
     /// The round of potential `t` in the closure of `a` (which must hold it).
@@ -2269,10 +2288,15 @@ impl Closures {
         limit: usize,
         seen: &mut Seen,
     ) -> bool {
-        let mut on: [u128; 9] = std::array::from_fn(|d| self.places[d] & self.multi);
-        let mut off = self.places;
-        for &a in branches {
-            self.kept.closures[a as usize].narrow(&mut on, &mut off);
+        let mut on = [0u128; 9];
+        let mut off = [0u128; 9];
+        for (i, &a) in branches.iter().enumerate() {
+            let cl = &self.kept.closures[a as usize];
+            if i == 0 {
+                cl.meet(&self.useful, &self.places, &mut on, &mut off);
+            } else {
+                cl.narrow(&mut on, &mut off);
+            }
         }
         for d in 0..9 {
             for (masks, is_on) in [(on[d], true), (off[d], false)] {
@@ -2317,8 +2341,10 @@ impl Closures {
         if limit < n {
             return false;
         }
-        let mut on: [u128; 9] = std::array::from_fn(|d| self.places[d] & self.multi);
-        let mut off = self.places;
+        // The first closure meets `useful` and `places`, the others narrow what is left.
+        let mut on = [0u128; 9];
+        let mut off = [0u128; 9];
+        let mut first = true;
         // The closures already made first: if they have nothing in common, the others need
         // not be made.
         let mut todo = 0u32;
@@ -2329,7 +2355,14 @@ impl Closures {
                 self.serves(a, limit)
             };
             if made {
-                if !self.kept.closures[a as usize].narrow(&mut on, &mut off) {
+                let cl = &self.kept.closures[a as usize];
+                let any = if first {
+                    cl.meet(&self.useful, &self.places, &mut on, &mut off)
+                } else {
+                    cl.narrow(&mut on, &mut off)
+                };
+                first = false;
+                if !any {
                     return false;
                 }
             } else {
@@ -2341,12 +2374,19 @@ impl Closures {
             todo &= todo - 1;
             // A potential a cut closure lacks could only be part of longer chains (the cut
             // was made for a limit no lower than this one).
-            let cl = if limit == usize::MAX {
-                self.masks(a)
+            if limit == usize::MAX {
+                self.masks(a);
             } else {
-                self.get(a, limit)
+                self.get(a, limit);
+            }
+            let cl = &self.kept.closures[a as usize];
+            let any = if first {
+                cl.meet(&self.useful, &self.places, &mut on, &mut off)
+            } else {
+                cl.narrow(&mut on, &mut off)
             };
-            if !cl.narrow(&mut on, &mut off) {
+            first = false;
+            if !any {
                 return false;
             }
         }
