@@ -2084,7 +2084,7 @@ impl Closures {
                      stack: &mut Vec<(Id, u8)>,
                      c: usize,
                      d: usize| {
-            if on[d] >> c & 1 != 0 {
+            if on[d] & cell_bit(c) != 0 {
                 return;
             }
             let q = id(c, d, true);
@@ -2095,7 +2095,7 @@ impl Closures {
                     off[v] |= k.off[v];
                 }
             } else {
-                on[d] |= 1 << c;
+                on[d] |= cell_bit(c);
                 stack.push((q, 0));
             }
         };
@@ -2107,7 +2107,7 @@ impl Closures {
                 let offs = if v == d {
                     super::PEER_MASK[c] & places[d]
                 } else {
-                    1 << c
+                    cell_bit(c)
                 };
                 let mut m = offs & !off[v];
                 off[v] |= m;
@@ -2121,7 +2121,7 @@ impl Closures {
                     }
                     for &h in &CELL_HOUSES[o] {
                         if counts[h as usize][v] == 2 {
-                            let other = places[v] & super::HOUSE_MASK[h as usize] & !(1u128 << o);
+                            let other = places[v] & super::HOUSE_MASK[h as usize] & !cell_bit(o);
                             reach(&mut on, &mut off, stack, other.trailing_zeros() as usize, v);
                         }
                     }
@@ -2197,7 +2197,7 @@ impl Closures {
                 break;
             }
             let next = r.saturating_add(1);
-            if DYNAMIC && run.off[d] >> c & 1 == 0 && settle_counts() {
+            if DYNAMIC && run.off[d] & cell_bit(c) == 0 && settle_counts() {
                 // This on potential turns off every other candidate of its cell and every
                 // other place of its digit in its houses, after which each of these counts
                 // would reach one at it, an on potential already made, and nothing else can
