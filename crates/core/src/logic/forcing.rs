@@ -1864,6 +1864,10 @@ struct Closures {
     slot: usize,
     kept: Kept,
     queue: Vec<(Id, u8)>,
+    /// The working grid of the closure being made (dynamic modes: its candidates with Y-links,
+    /// its places per house), copied from `orig` and `counts` only where the mode reads it.
+    cur: [u16; 81],
+    left: [[u8; 9]; 27],
 }
 
 impl Drop for Closures {
@@ -1908,9 +1912,9 @@ struct Run<'a> {
     /// The closure's masks, written in place (in [`Kept::closures`]).
     on: &'a mut [u128; 9],
     off: &'a mut [u128; 9],
-    cur: [u16; 81],
+    cur: &'a mut [u16; 81],
     /// Places of each digit in each house on the working grid (dynamic).
-    left: [[u8; 9]; 27],
+    left: &'a mut [[u8; 9]; 27],
     conflict: u32,
     rounds: &'a mut [u8],
     /// The on potentials to follow, with their rounds.
@@ -2020,6 +2024,8 @@ impl Closures {
             slot,
             kept,
             queue: Vec::with_capacity(256),
+            cur: [0; 81],
+            left: [[0; 9]; 27],
         }
     }
 
@@ -2163,11 +2169,18 @@ impl Closures {
         let closure = &mut self.kept.closures[a as usize];
         closure.on = [0; 9];
         closure.off = [0; 9];
+        // The working grid, only where the mode reads it.
+        if DYNAMIC {
+            if Y {
+                self.cur = *orig;
+            }
+            self.left = *counts;
+        }
         let mut run = Run {
             on: &mut closure.on,
             off: &mut closure.off,
-            cur: *orig,
-            left: *counts,
+            cur: &mut self.cur,
+            left: &mut self.left,
             conflict: u32::MAX,
             rounds: &mut self.kept.rounds[base..base + 1458],
             queue: &mut self.queue,
