@@ -2966,6 +2966,84 @@ mod tests {
     }
 
     #[test]
+    fn cell_bits_are_the_shifts() {
+        for c in 0..128 {
+            assert_eq!(cell_bit(c), 1u128 << c, "{c}");
+        }
+    }
+
+    #[test]
+    fn meet_is_narrow_on_a_copy() {
+        // On every chain board, for pairs of closures (dynamic mode): meeting the first with
+        // `useful` and `places` gives what narrowing a copy of them did, and the second
+        // narrows the same way.
+        let mut compared = 0;
+        for b in chain_boards() {
+            let mut cl = Closures::new(&b, Mode::Dynamic);
+            let assumptions: Vec<Id> = (0..1458)
+                .filter(|&a| b.cands[id_cell(a)] >> id_digit(a) & 1 == 1)
+                .collect();
+            for pair in assumptions.windows(2).step_by(7) {
+                cl.get(pair[0], usize::MAX);
+                cl.get(pair[1], usize::MAX);
+                let (x, y) = (
+                    cl.kept.closures[pair[0] as usize],
+                    cl.kept.closures[pair[1] as usize],
+                );
+                let (mut on1, mut off1) = (cl.useful, cl.places);
+                let any1 = x.narrow(&mut on1, &mut off1);
+                let (mut on2, mut off2) = ([0u128; 9], [0u128; 9]);
+                let any2 = x.meet(&cl.useful, &cl.places, &mut on2, &mut off2);
+                assert_eq!((any1, on1, off1), (any2, on2, off2), "{pair:?}");
+                assert_eq!(
+                    y.narrow(&mut on1, &mut off1),
+                    y.narrow(&mut on2, &mut off2)
+                );
+                assert_eq!((on1, off1), (on2, off2), "{pair:?}");
+                for d in 0..9 {
+                    assert_eq!(on1[d], cl.places[d] & x.on[d] & y.on[d] & cl.useful[d]);
+                    assert_eq!(off1[d], cl.places[d] & x.off[d] & y.off[d]);
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 100, "{compared}");
+    }
+
+    #[test]
+    fn reused_search_tables_find_the_same_chains() {
+        // The outcome table and walk marks a search leaves to the next (per thread) are
+        // emptied: searching the same board again, after a search of another mode and board,
+        // keeps the same chains, and the tables left hold no outcome.
+        let budget = Budget::unlimited();
+        let key = |v: &[Found]| {
+            v.iter()
+                .map(|f| (f.rating, f.complexity, f.sort_key, f.eliminations.clone()))
+                .collect::<Vec<_>>()
+        };
+        let boards = chain_boards();
+        let mut compared = 0;
+        for (i, b) in boards.iter().enumerate() {
+            for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
+                let first = all_chains(b, mode, false, None, &budget);
+                let other = &boards[(i + 1) % boards.len()];
+                all_chains(other, Mode::Dynamic, false, None, &budget);
+                let again = all_chains(b, mode, false, None, &budget);
+                assert_eq!(key(&first), key(&again), "{mode:?}");
+                SEARCH_SCRATCH.with(|s| {
+                    let s = s.borrow();
+                    assert!(!s.is_empty());
+                    for (ons, _) in s.iter() {
+                        assert!(ons.0.iter().all(Option::is_none) && ons.1.is_empty());
+                    }
+                });
+                compared += first.len();
+            }
+        }
+        assert!(compared > 0);
+    }
+
+    #[test]
     fn base_ratings_follow_se_levels() {
         assert_eq!(Mode::Nested(2).base(), 95);
         assert_eq!(Mode::Nested(3).base(), 100);
