@@ -50,10 +50,15 @@ const NONE16: u16 = u16::MAX;
 /// order box, row, column, no repeats) and its cell's other candidate when the cell has two. A
 /// potential's peers (the same digit in the cell's houses) are not stored: [`PEER_PARTS`] and
 /// `cand` give them in SE's order when a node search needs them.
+///
+/// The per-potential tables (729 entries each) are kept from one board to the next on the
+/// thread ([`TABLES`]): a dropped `Links` clears only the entries of its own candidates (the
+/// only ones it wrote) and gives the tables back, so a board's links cost no allocation and no
+/// 18 KB of zeroing.
 struct Links {
-    conj: Box<[[u16; 3]; 729]>,
-    conj_len: Box<[u8; 729]>,
-    mate: Box<[u16; 729]>,
+    conj: Vec<[u16; 3]>,
+    conj_len: Vec<u8>,
+    mate: Vec<u16>,
     /// Cells holding each digit, as masks over the 81 cells.
     cand: [u128; 9],
     /// Each cell's candidates (the same as `cand`, by cell).
@@ -65,21 +70,85 @@ struct Links {
     /// Cells where the digit has a conjugate (in some house it has two places), per digit.
     conj_any: [u128; 9],
     /// Per potential: the cells of its conjugates, as a mask.
-    conj_mask: Box<[u128; 729]>,
+    conj_mask: Vec<u128>,
+}
+
+/// The per-potential tables of a [`Links`] (`conj`, `conj_len`, `mate`, `conj_mask`), kept
+/// cleared between boards: `conj_len` and `conj_mask` 0 and `mate` `NONE16` everywhere (`conj`
+/// may hold anything past `conj_len`).
+type Tables = (Vec<[u16; 3]>, Vec<u8>, Vec<u16>, Vec<u128>);
+
+thread_local! {
+    /// Cleared [`Tables`] given back by dropped [`Links`], for the next boards'.
+    static TABLES: std::cell::RefCell<Vec<Tables>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for Links {
+    fn drop(&mut self) {
+        // The links wrote only their candidates' entries: those are cleared.
+        for c in 0..81 {
+            let mut m = self.cell_cands[c];
+            while m != 0 {
+                let p = c * 9 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.conj_len[p] = 0;
+                self.conj_mask[p] = 0;
+                self.mate[p] = NONE16;
+            }
+        }
+        let t = (
+            std::mem::take(&mut self.conj),
+            std::mem::take(&mut self.conj_len),
+            std::mem::take(&mut self.mate),
+            std::mem::take(&mut self.conj_mask),
+        );
+        // During the thread's teardown the pool may be gone: the tables are then freed.
+        let _ = TABLES.try_with(|pool| pool.borrow_mut().push(t));
+    }
+}
+
+/// The number of bits set in each 9-bit mask (a cell's candidates), by table: the build
+/// targets x86-64 without `popcnt`.
+static POP9: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut m = 1;
+    while m < 512 {
+        t[m] = t[m >> 1] + (m & 1) as u8;
+        m += 1;
+    }
+    t
+};
+
+/// Whether a mask has exactly two bits set (without a population count: the build targets
+/// x86-64 without `popcnt`, where `count_ones` on a `u128` is some thirty instructions).
+#[inline]
+fn two_bits(m: u128) -> bool {
+    let rest = m & m.wrapping_sub(1);
+    rest != 0 && rest & (rest - 1) == 0
 }
 
 impl Links {
     fn new(board: &Board) -> Links {
+        let (conj, conj_len, mate, conj_mask) = TABLES
+            .with_borrow_mut(|pool| pool.pop())
+            .unwrap_or_else(|| {
+                (
+                    vec![[0; 3]; 729],
+                    vec![0; 729],
+                    vec![NONE16; 729],
+                    vec![0; 729],
+                )
+            });
         let mut l = Links {
-            conj: Box::new([[0; 3]; 729]),
-            conj_len: Box::new([0; 729]),
-            mate: Box::new([NONE16; 729]),
+            conj,
+            conj_len,
+            mate,
             cand: [0; 9],
             cell_cands: board.cands,
             bivalue: 0,
             bivalue_cand: [0; 9],
             conj_any: [0; 9],
-            conj_mask: Box::new([0; 729]),
+            conj_mask,
         };
         for c in 0..81 {
             let m = board.cands[c];
@@ -88,7 +157,7 @@ impl Links {
                 l.cand[bits.trailing_zeros() as usize] |= 1 << c;
                 bits &= bits - 1;
             }
-            if m.count_ones() == 2 {
+            if two_bits(m as u128) {
                 l.bivalue |= 1 << c;
                 let (a, b) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
                 l.mate[c * 9 + a] = (c * 9 + b) as u16;
@@ -101,7 +170,7 @@ impl Links {
             let hm = HOUSE_MASK[h as usize];
             for d in 0..9 {
                 let places = hm & l.cand[d];
-                if places.count_ones() != 2 {
+                if !two_bits(places) {
                     continue;
                 }
                 let a = places.trailing_zeros() as usize;
@@ -799,9 +868,9 @@ impl Layers {
             t.start.push(t.links.len() as u32);
             let (c, d) = (pot as usize / 9, pot as usize % 9);
             let m = l.cell_cands[c];
-            let below = (m & ((1 << d) - 1)).count_ones() as usize;
+            let below = POP9[(m & ((1 << d) - 1)) as usize] as usize;
             let first = (k - below) as u16;
-            for i in 0..m.count_ones() as u16 {
+            for i in 0..POP9[m as usize & 0x1FF] as u16 {
                 if first + i != k as u16 {
                     t.links.push(first + i);
                 }
