@@ -848,40 +848,50 @@ impl Layers {
             }
         }
         let p = t.pots.len() as u16;
-        t.start.clear();
-        t.links.clear();
+        // The tables at their largest (a candidate has at most four links off, at most 8 + 20
+        // on), made once: the links are written in place, without a push's capacity test.
+        if t.links.len() < 32 * 729 {
+            t.links.resize(32 * 729, 0);
+            t.start.resize(2 * 729 + 1, 0);
+        }
+        let (start, links) = (&mut t.start[..], &mut t.links[..]);
+        let mut n = 0;
         // Off potentials (`0..p`): the conjugates, and the cell's other candidate if it has two.
-        for &pot in &t.pots {
-            t.start.push(t.links.len() as u32);
+        for (k, &pot) in t.pots.iter().enumerate() {
+            start[k] = n as u32;
             let pi = pot as usize;
             for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
-                t.links.push(p + t.index[q as usize]);
+                links[n] = p + t.index[q as usize];
+                n += 1;
             }
             if l.mate[pi] != NONE16 {
-                t.links.push(p + t.index[l.mate[pi] as usize]);
+                links[n] = p + t.index[l.mate[pi] as usize];
+                n += 1;
             }
         }
         // On potentials (`p..2p`): the cell's other candidates and the digit's other places
         // in its houses. A cell's candidates are numbered in a row, so its other candidates
         // are the numbers around `k`.
         for (k, &pot) in t.pots.iter().enumerate() {
-            t.start.push(t.links.len() as u32);
+            start[p as usize + k] = n as u32;
             let (c, d) = (pot as usize / 9, pot as usize % 9);
             let m = l.cell_cands[c];
             let below = POP9[(m & ((1 << d) - 1)) as usize] as usize;
             let first = (k - below) as u16;
             for i in 0..POP9[m as usize & 0x1FF] as u16 {
                 if first + i != k as u16 {
-                    t.links.push(first + i);
+                    links[n] = first + i;
+                    n += 1;
                 }
             }
             let mut m = PEER_MASK[c] & l.cand[d];
             while m != 0 {
-                t.links.push(t.index[m.trailing_zeros() as usize * 9 + d]);
+                links[n] = t.index[m.trailing_zeros() as usize * 9 + d];
+                n += 1;
                 m &= m - 1;
             }
         }
-        t.start.push(t.links.len() as u32);
+        start[2 * p as usize] = n as u32;
     }
 }
 
@@ -1130,53 +1140,66 @@ fn strong_components(t: &mut Layers) {
     comp.resize(n, u32::MAX);
     s.members.clear();
     s.comp_start.clear();
-    s.stack.clear();
+    // The call and component stacks at their largest, made once, with a count each (the
+    // node being visited, `u` at link `e`, is kept out of `calls`).
+    if s.calls.len() < 2 * 729 {
+        s.calls.resize(2 * 729, (0, 0));
+        s.stack.resize(2 * 729, 0);
+    }
+    let (calls, stack) = (&mut s.calls[..], &mut s.stack[..]);
+    let (mut depth, mut sp) = (0, 0);
     let mut counter = 0u32;
     for root in 0..n {
         if s.order[root] != UNSEEN {
             continue;
         }
-        s.calls.push((root as u32, start[root]));
+        let (mut u, mut e) = (root, start[root]);
         s.order[root] = counter;
         s.low[root] = counter;
         counter += 1;
-        s.stack.push(root as u32);
-        while let Some(&mut (u, ref mut e)) = s.calls.last_mut() {
-            let u = u as usize;
-            if *e < start[u + 1] {
-                let v = links[*e as usize] as usize;
-                *e += 1;
+        stack[sp] = root as u32;
+        sp += 1;
+        loop {
+            if e < start[u + 1] {
+                let v = links[e as usize] as usize;
+                e += 1;
                 if s.order[v] == UNSEEN {
                     s.order[v] = counter;
                     s.low[v] = counter;
                     counter += 1;
-                    s.stack.push(v as u32);
-                    s.calls.push((v as u32, start[v]));
+                    stack[sp] = v as u32;
+                    sp += 1;
+                    calls[depth] = (u as u32, e);
+                    depth += 1;
+                    (u, e) = (v, start[v]);
                 } else if comp[v] == u32::MAX {
                     // Seen and in no component yet: on the stack.
                     s.low[u] = s.low[u].min(s.order[v]);
                 }
                 continue;
             }
-            s.calls.pop();
-            if let Some(&(parent, _)) = s.calls.last() {
-                let parent = parent as usize;
-                s.low[parent] = s.low[parent].min(s.low[u]);
-            }
-            if s.low[u] != s.order[u] {
-                continue;
-            }
-            // `u` roots a component: every component it reaches is done.
-            let id = s.comp_start.len() as u32;
-            s.comp_start.push(s.members.len() as u32);
-            loop {
-                let v = s.stack.pop().expect("the root is on the stack");
-                comp[v as usize] = id;
-                s.members.push(v);
-                if v as usize == u {
-                    break;
+            let low = s.low[u];
+            if low == s.order[u] {
+                // `u` roots a component: every component it reaches is done.
+                let id = s.comp_start.len() as u32;
+                s.comp_start.push(s.members.len() as u32);
+                loop {
+                    sp -= 1;
+                    let v = stack[sp];
+                    comp[v as usize] = id;
+                    s.members.push(v);
+                    if v as usize == u {
+                        break;
+                    }
                 }
             }
+            if depth == 0 {
+                break;
+            }
+            depth -= 1;
+            let (parent, pe) = calls[depth];
+            (u, e) = (parent as usize, pe);
+            s.low[u] = s.low[u].min(low);
         }
     }
     s.comp_start.push(s.members.len() as u32);
