@@ -1077,6 +1077,8 @@ fn component_sets<const W: usize>(
     s.sets.resize((hi + 1 - lo) * W, 0);
     s.reaches.clear();
     s.reaches.resize(hi + 1 - lo, false);
+    // The sets as `W`-word arrays, one a component from `lo`.
+    let (sets, _) = s.sets.as_chunks_mut::<W>();
     for c in lo..=hi {
         let mut set = [0u64; W];
         let mut any = false;
@@ -1094,9 +1096,7 @@ fn component_sets<const W: usize>(
                 // Most components reach no source's opposite: their sets are not read.
                 if d >= lo && d != c && s.reaches[d - lo] {
                     any = true;
-                    let from: &[u64; W] = s.sets[(d - lo) * W..(d - lo + 1) * W]
-                        .try_into()
-                        .expect("W words");
+                    let from = &sets[d - lo];
                     for x in 0..W {
                         set[x] |= from[x];
                     }
@@ -1104,7 +1104,7 @@ fn component_sets<const W: usize>(
             }
         }
         s.reaches[c - lo] = any;
-        s.sets[(c - lo) * W..(c - lo + 1) * W].copy_from_slice(&set);
+        sets[c - lo] = set;
     }
     (0..sources.len())
         .filter(|&j| {
@@ -1141,7 +1141,7 @@ fn strong_components(t: &mut Layers) {
     s.members.clear();
     s.comp_start.clear();
     // The call and component stacks at their largest, made once, with a count each (the
-    // node being visited, `u` at link `e`, is kept out of `calls`).
+    // node being visited, `u` at link `e` of its links up to `end`, is kept out of `calls`).
     if s.calls.len() < 2 * 729 {
         s.calls.resize(2 * 729, (0, 0));
         s.stack.resize(2 * 729, 0);
@@ -1153,14 +1153,14 @@ fn strong_components(t: &mut Layers) {
         if s.order[root] != UNSEEN {
             continue;
         }
-        let (mut u, mut e) = (root, start[root]);
+        let (mut u, mut e, mut end) = (root, start[root], start[root + 1]);
         s.order[root] = counter;
         s.low[root] = counter;
         counter += 1;
         stack[sp] = root as u32;
         sp += 1;
         loop {
-            if e < start[u + 1] {
+            if e < end {
                 let v = links[e as usize] as usize;
                 e += 1;
                 if s.order[v] == UNSEEN {
@@ -1171,7 +1171,7 @@ fn strong_components(t: &mut Layers) {
                     sp += 1;
                     calls[depth] = (u as u32, e);
                     depth += 1;
-                    (u, e) = (v, start[v]);
+                    (u, e, end) = (v, start[v], start[v + 1]);
                 } else if comp[v] == u32::MAX {
                     // Seen and in no component yet: on the stack.
                     s.low[u] = s.low[u].min(s.order[v]);
@@ -1198,7 +1198,7 @@ fn strong_components(t: &mut Layers) {
             }
             depth -= 1;
             let (parent, pe) = calls[depth];
-            (u, e) = (parent as usize, pe);
+            (u, e, end) = (parent as usize, pe, start[parent as usize + 1]);
             s.low[u] = s.low[u].min(low);
         }
     }
