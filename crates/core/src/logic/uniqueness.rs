@@ -484,11 +484,13 @@ fn type3(
             if degree * 2 <= empty {
                 // The sets of `degree` cells of h holding c1 and not c2, in the order of
                 // `combinations(9, degree)`: the other empty cells, `degree - 1` at a time
-                // (filled cells and c2 can be no part of one).
+                // (filled cells and c2 can be no part of one). Nor can a cell with more than
+                // `degree` candidates: leaving those out leaves the other sets in their order.
                 let mut pos = [0usize; 9];
                 let mut n = 0;
                 for (k, &o) in HOUSE_CELLS[h].iter().enumerate() {
-                    if k != i1 && k != i2 && board.cands[o as usize] != 0 {
+                    let m = board.cands[o as usize];
+                    if k != i1 && k != i2 && m != 0 && m.count_ones() as usize <= degree {
                         pos[n] = k;
                         n += 1;
                     }
