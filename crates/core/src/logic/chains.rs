@@ -2117,6 +2117,51 @@ mod tests {
     }
 
     #[test]
+    fn links_from_kept_tables_match_fresh_ones() {
+        // Along extreme-band paths (each board's links made from the tables the last board's
+        // gave back, several alive at once), the tables are those of fresh, zeroed ones.
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let (mut boards, mut kept) = (0, Vec::new());
+        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(3) {
+            let p: Puzzle = line.split('\t').next().unwrap().parse().unwrap();
+            let mut board = Board::new(&p);
+            while let Some(step) = super::super::next_step(&board) {
+                let links = Links::new(&board);
+                let fresh = {
+                    let pool = TABLES.with_borrow_mut(std::mem::take);
+                    let fresh = Links::new(&board);
+                    let tables = (
+                        fresh.conj.clone(),
+                        fresh.conj_len.clone(),
+                        fresh.mate.clone(),
+                        fresh.conj_mask.clone(),
+                    );
+                    drop(fresh);
+                    TABLES.with_borrow_mut(|p| *p = pool);
+                    tables
+                };
+                assert_eq!(links.conj_len, fresh.1);
+                assert_eq!(links.mate, fresh.2);
+                assert_eq!(links.conj_mask, fresh.3);
+                for pot in 0..729 {
+                    let n = links.conj_len[pot] as usize;
+                    assert_eq!(links.conj[pot][..n], fresh.0[pot][..n]);
+                }
+                boards += 1;
+                // Keep some alive, so that several tables are in use at once.
+                if boards % 3 == 0 {
+                    kept.push(links);
+                }
+                if kept.len() > 4 {
+                    kept.clear();
+                }
+                board.apply(&step);
+            }
+        }
+        assert!(boards > 50, "{boards} boards");
+    }
+
+    #[test]
     fn no_path_to_an_opposite_means_no_useful_cycle() {
         // The chain steps of extreme-band puzzles: where the XY chains' one-pass test proves
         // that no candidate reaches its opposite, the cycle searches, unbounded, find nothing.
