@@ -50,10 +50,15 @@ const NONE16: u16 = u16::MAX;
 /// order box, row, column, no repeats) and its cell's other candidate when the cell has two. A
 /// potential's peers (the same digit in the cell's houses) are not stored: [`PEER_PARTS`] and
 /// `cand` give them in SE's order when a node search needs them.
+///
+/// The per-potential tables (729 entries each) are kept from one board to the next on the
+/// thread ([`TABLES`]): a dropped `Links` clears only the entries of its own candidates (the
+/// only ones it wrote) and gives the tables back, so a board's links cost no allocation and no
+/// 18 KB of zeroing.
 struct Links {
-    conj: Box<[[u16; 3]; 729]>,
-    conj_len: Box<[u8; 729]>,
-    mate: Box<[u16; 729]>,
+    conj: Vec<[u16; 3]>,
+    conj_len: Vec<u8>,
+    mate: Vec<u16>,
     /// Cells holding each digit, as masks over the 81 cells.
     cand: [u128; 9],
     /// Each cell's candidates (the same as `cand`, by cell).
@@ -65,21 +70,85 @@ struct Links {
     /// Cells where the digit has a conjugate (in some house it has two places), per digit.
     conj_any: [u128; 9],
     /// Per potential: the cells of its conjugates, as a mask.
-    conj_mask: Box<[u128; 729]>,
+    conj_mask: Vec<u128>,
+}
+
+/// The per-potential tables of a [`Links`] (`conj`, `conj_len`, `mate`, `conj_mask`), kept
+/// cleared between boards: `conj_len` and `conj_mask` 0 and `mate` `NONE16` everywhere (`conj`
+/// may hold anything past `conj_len`).
+type Tables = (Vec<[u16; 3]>, Vec<u8>, Vec<u16>, Vec<u128>);
+
+thread_local! {
+    /// Cleared [`Tables`] given back by dropped [`Links`], for the next boards'.
+    static TABLES: std::cell::RefCell<Vec<Tables>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for Links {
+    fn drop(&mut self) {
+        // The links wrote only their candidates' entries: those are cleared.
+        for c in 0..81 {
+            let mut m = self.cell_cands[c];
+            while m != 0 {
+                let p = c * 9 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.conj_len[p] = 0;
+                self.conj_mask[p] = 0;
+                self.mate[p] = NONE16;
+            }
+        }
+        let t = (
+            std::mem::take(&mut self.conj),
+            std::mem::take(&mut self.conj_len),
+            std::mem::take(&mut self.mate),
+            std::mem::take(&mut self.conj_mask),
+        );
+        // During the thread's teardown the pool may be gone: the tables are then freed.
+        let _ = TABLES.try_with(|pool| pool.borrow_mut().push(t));
+    }
+}
+
+/// The number of bits set in each 9-bit mask (a cell's candidates), by table: the build
+/// targets x86-64 without `popcnt`.
+static POP9: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut m = 1;
+    while m < 512 {
+        t[m] = t[m >> 1] + (m & 1) as u8;
+        m += 1;
+    }
+    t
+};
+
+/// Whether a mask has exactly two bits set (without a population count: the build targets
+/// x86-64 without `popcnt`, where `count_ones` on a `u128` is some thirty instructions).
+#[inline]
+fn two_bits(m: u128) -> bool {
+    let rest = m & m.wrapping_sub(1);
+    rest != 0 && rest & (rest - 1) == 0
 }
 
 impl Links {
     fn new(board: &Board) -> Links {
+        let (conj, conj_len, mate, conj_mask) = TABLES
+            .with_borrow_mut(|pool| pool.pop())
+            .unwrap_or_else(|| {
+                (
+                    vec![[0; 3]; 729],
+                    vec![0; 729],
+                    vec![NONE16; 729],
+                    vec![0; 729],
+                )
+            });
         let mut l = Links {
-            conj: Box::new([[0; 3]; 729]),
-            conj_len: Box::new([0; 729]),
-            mate: Box::new([NONE16; 729]),
+            conj,
+            conj_len,
+            mate,
             cand: [0; 9],
             cell_cands: board.cands,
             bivalue: 0,
             bivalue_cand: [0; 9],
             conj_any: [0; 9],
-            conj_mask: Box::new([0; 729]),
+            conj_mask,
         };
         for c in 0..81 {
             let m = board.cands[c];
@@ -88,7 +157,7 @@ impl Links {
                 l.cand[bits.trailing_zeros() as usize] |= 1 << c;
                 bits &= bits - 1;
             }
-            if m.count_ones() == 2 {
+            if two_bits(m as u128) {
                 l.bivalue |= 1 << c;
                 let (a, b) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
                 l.mate[c * 9 + a] = (c * 9 + b) as u16;
@@ -101,7 +170,7 @@ impl Links {
             let hm = HOUSE_MASK[h as usize];
             for d in 0..9 {
                 let places = hm & l.cand[d];
-                if places.count_ones() != 2 {
+                if !two_bits(places) {
                     continue;
                 }
                 let a = places.trailing_zeros() as usize;
@@ -779,40 +848,50 @@ impl Layers {
             }
         }
         let p = t.pots.len() as u16;
-        t.start.clear();
-        t.links.clear();
+        // The tables at their largest (a candidate has at most four links off, at most 8 + 20
+        // on), made once: the links are written in place, without a push's capacity test.
+        if t.links.len() < 32 * 729 {
+            t.links.resize(32 * 729, 0);
+            t.start.resize(2 * 729 + 1, 0);
+        }
+        let (start, links) = (&mut t.start[..], &mut t.links[..]);
+        let mut n = 0;
         // Off potentials (`0..p`): the conjugates, and the cell's other candidate if it has two.
-        for &pot in &t.pots {
-            t.start.push(t.links.len() as u32);
+        for (k, &pot) in t.pots.iter().enumerate() {
+            start[k] = n as u32;
             let pi = pot as usize;
             for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
-                t.links.push(p + t.index[q as usize]);
+                links[n] = p + t.index[q as usize];
+                n += 1;
             }
             if l.mate[pi] != NONE16 {
-                t.links.push(p + t.index[l.mate[pi] as usize]);
+                links[n] = p + t.index[l.mate[pi] as usize];
+                n += 1;
             }
         }
         // On potentials (`p..2p`): the cell's other candidates and the digit's other places
         // in its houses. A cell's candidates are numbered in a row, so its other candidates
         // are the numbers around `k`.
         for (k, &pot) in t.pots.iter().enumerate() {
-            t.start.push(t.links.len() as u32);
+            start[p as usize + k] = n as u32;
             let (c, d) = (pot as usize / 9, pot as usize % 9);
             let m = l.cell_cands[c];
-            let below = (m & ((1 << d) - 1)).count_ones() as usize;
+            let below = POP9[(m & ((1 << d) - 1)) as usize] as usize;
             let first = (k - below) as u16;
-            for i in 0..m.count_ones() as u16 {
+            for i in 0..POP9[m as usize & 0x1FF] as u16 {
                 if first + i != k as u16 {
-                    t.links.push(first + i);
+                    links[n] = first + i;
+                    n += 1;
                 }
             }
             let mut m = PEER_MASK[c] & l.cand[d];
             while m != 0 {
-                t.links.push(t.index[m.trailing_zeros() as usize * 9 + d]);
+                links[n] = t.index[m.trailing_zeros() as usize * 9 + d];
+                n += 1;
                 m &= m - 1;
             }
         }
-        t.start.push(t.links.len() as u32);
+        start[2 * p as usize] = n as u32;
     }
 }
 
@@ -998,6 +1077,8 @@ fn component_sets<const W: usize>(
     s.sets.resize((hi + 1 - lo) * W, 0);
     s.reaches.clear();
     s.reaches.resize(hi + 1 - lo, false);
+    // The sets as `W`-word arrays, one a component from `lo`.
+    let (sets, _) = s.sets.as_chunks_mut::<W>();
     for c in lo..=hi {
         let mut set = [0u64; W];
         let mut any = false;
@@ -1015,9 +1096,7 @@ fn component_sets<const W: usize>(
                 // Most components reach no source's opposite: their sets are not read.
                 if d >= lo && d != c && s.reaches[d - lo] {
                     any = true;
-                    let from: &[u64; W] = s.sets[(d - lo) * W..(d - lo + 1) * W]
-                        .try_into()
-                        .expect("W words");
+                    let from = &sets[d - lo];
                     for x in 0..W {
                         set[x] |= from[x];
                     }
@@ -1025,7 +1104,7 @@ fn component_sets<const W: usize>(
             }
         }
         s.reaches[c - lo] = any;
-        s.sets[(c - lo) * W..(c - lo + 1) * W].copy_from_slice(&set);
+        sets[c - lo] = set;
     }
     (0..sources.len())
         .filter(|&j| {
@@ -1061,53 +1140,66 @@ fn strong_components(t: &mut Layers) {
     comp.resize(n, u32::MAX);
     s.members.clear();
     s.comp_start.clear();
-    s.stack.clear();
+    // The call and component stacks at their largest, made once, with a count each (the
+    // node being visited, `u` at link `e` of its links up to `end`, is kept out of `calls`).
+    if s.calls.len() < 2 * 729 {
+        s.calls.resize(2 * 729, (0, 0));
+        s.stack.resize(2 * 729, 0);
+    }
+    let (calls, stack) = (&mut s.calls[..], &mut s.stack[..]);
+    let (mut depth, mut sp) = (0, 0);
     let mut counter = 0u32;
     for root in 0..n {
         if s.order[root] != UNSEEN {
             continue;
         }
-        s.calls.push((root as u32, start[root]));
+        let (mut u, mut e, mut end) = (root, start[root], start[root + 1]);
         s.order[root] = counter;
         s.low[root] = counter;
         counter += 1;
-        s.stack.push(root as u32);
-        while let Some(&mut (u, ref mut e)) = s.calls.last_mut() {
-            let u = u as usize;
-            if *e < start[u + 1] {
-                let v = links[*e as usize] as usize;
-                *e += 1;
+        stack[sp] = root as u32;
+        sp += 1;
+        loop {
+            if e < end {
+                let v = links[e as usize] as usize;
+                e += 1;
                 if s.order[v] == UNSEEN {
                     s.order[v] = counter;
                     s.low[v] = counter;
                     counter += 1;
-                    s.stack.push(v as u32);
-                    s.calls.push((v as u32, start[v]));
+                    stack[sp] = v as u32;
+                    sp += 1;
+                    calls[depth] = (u as u32, e);
+                    depth += 1;
+                    (u, e, end) = (v, start[v], start[v + 1]);
                 } else if comp[v] == u32::MAX {
                     // Seen and in no component yet: on the stack.
                     s.low[u] = s.low[u].min(s.order[v]);
                 }
                 continue;
             }
-            s.calls.pop();
-            if let Some(&(parent, _)) = s.calls.last() {
-                let parent = parent as usize;
-                s.low[parent] = s.low[parent].min(s.low[u]);
-            }
-            if s.low[u] != s.order[u] {
-                continue;
-            }
-            // `u` roots a component: every component it reaches is done.
-            let id = s.comp_start.len() as u32;
-            s.comp_start.push(s.members.len() as u32);
-            loop {
-                let v = s.stack.pop().expect("the root is on the stack");
-                comp[v as usize] = id;
-                s.members.push(v);
-                if v as usize == u {
-                    break;
+            let low = s.low[u];
+            if low == s.order[u] {
+                // `u` roots a component: every component it reaches is done.
+                let id = s.comp_start.len() as u32;
+                s.comp_start.push(s.members.len() as u32);
+                loop {
+                    sp -= 1;
+                    let v = stack[sp];
+                    comp[v as usize] = id;
+                    s.members.push(v);
+                    if v as usize == u {
+                        break;
+                    }
                 }
             }
+            if depth == 0 {
+                break;
+            }
+            depth -= 1;
+            let (parent, pe) = calls[depth];
+            (u, e, end) = (parent as usize, pe, start[parent as usize + 1]);
+            s.low[u] = s.low[u].min(low);
         }
     }
     s.comp_start.push(s.members.len() as u32);
@@ -2022,6 +2114,51 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    #[test]
+    fn links_from_kept_tables_match_fresh_ones() {
+        // Along extreme-band paths (each board's links made from the tables the last board's
+        // gave back, several alive at once), the tables are those of fresh, zeroed ones.
+        let data = include_str!("../../tests/data/se_extreme.tsv");
+        let (mut boards, mut kept) = (0, Vec::new());
+        for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(3) {
+            let p: Puzzle = line.split('\t').next().unwrap().parse().unwrap();
+            let mut board = Board::new(&p);
+            while let Some(step) = super::super::next_step(&board) {
+                let links = Links::new(&board);
+                let fresh = {
+                    let pool = TABLES.with_borrow_mut(std::mem::take);
+                    let fresh = Links::new(&board);
+                    let tables = (
+                        fresh.conj.clone(),
+                        fresh.conj_len.clone(),
+                        fresh.mate.clone(),
+                        fresh.conj_mask.clone(),
+                    );
+                    drop(fresh);
+                    TABLES.with_borrow_mut(|p| *p = pool);
+                    tables
+                };
+                assert_eq!(links.conj_len, fresh.1);
+                assert_eq!(links.mate, fresh.2);
+                assert_eq!(links.conj_mask, fresh.3);
+                for pot in 0..729 {
+                    let n = links.conj_len[pot] as usize;
+                    assert_eq!(links.conj[pot][..n], fresh.0[pot][..n]);
+                }
+                boards += 1;
+                // Keep some alive, so that several tables are in use at once.
+                if boards % 3 == 0 {
+                    kept.push(links);
+                }
+                if kept.len() > 4 {
+                    kept.clear();
+                }
+                board.apply(&step);
+            }
+        }
+        assert!(boards > 50, "{boards} boards");
     }
 
     #[test]

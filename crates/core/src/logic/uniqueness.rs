@@ -285,71 +285,75 @@ pub fn unique_loops_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option<
         for d in bits(m) {
             cand[d] |= 1 << c;
         }
-        if m.count_ones() == 2 {
+        let rest = m & m.wrapping_sub(1);
+        if rest != 0 && rest & (rest - 1) == 0 {
+            // Two candidates (tested without a population count, which the build's target
+            // lacks).
             bivalue.push(c);
         }
     }
     let mut results = Vec::new();
     let mut path = Vec::with_capacity(81);
-    let mut memo = LOOP_MEMO.with_borrow_mut(std::mem::take);
-    let dirty = memo.dirty(board);
-    for &c in &bivalue {
-        let m = board.cands[c];
-        results.clear();
-        let (a, b) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
-        // Plain {a, b} cells before the start are left out: a loop through one was already
-        // found from that cell, and SE keeps only the first of equal loops.
-        let plain_before = bivalue
-            .iter()
-            .take_while(|&&o| o < c)
-            .filter(|&&o| board.cands[o] == m)
-            .fold(0u128, |acc, &o| acc | 1 << o);
-        let has_both = cand[a] & cand[b] & !plain_before;
-        // The search from `c` reads only the candidates of the cells in `has_both` (`c` among
-        // them): if it found no loop on the memo's board with the same cells, unchanged, it
-        // finds none now, in the same number of calls, if the budget left covers them.
-        let e = &mut memo.starts[c];
-        if e.empty && e.has_both == has_both && has_both & dirty == 0 && budget >= e.calls {
-            budget -= e.calls;
-            continue;
+    // The memo is used in place (the search calls nothing that reads it).
+    LOOP_MEMO.with_borrow_mut(|memo| {
+        let dirty = memo.dirty(board);
+        // Per pair of digits (`a * 9 + b`), the plain {a, b} cells among the starts so far.
+        let mut plain = [0u128; 81];
+        for &c in &bivalue {
+            let m = board.cands[c];
+            results.clear();
+            let (a, b) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
+            // Plain {a, b} cells before the start are left out: a loop through one was already
+            // found from that cell, and SE keeps only the first of equal loops.
+            let plain_before = plain[a * 9 + b];
+            plain[a * 9 + b] |= 1 << c;
+            let has_both = cand[a] & cand[b] & !plain_before;
+            // The search from `c` reads only the candidates of the cells in `has_both` (`c`
+            // among them): if it found no loop on the memo's board with the same cells,
+            // unchanged, it finds none now, in the same number of calls, if the budget left
+            // covers them.
+            let e = &mut memo.starts[c];
+            if e.empty && e.has_both == has_both && has_both & dirty == 0 && budget >= e.calls {
+                budget -= e.calls;
+                continue;
+            }
+            let before = budget;
+            check_for_loops(
+                board,
+                c,
+                m,
+                has_both,
+                &mut path,
+                0,
+                [0, 0],
+                2,
+                0,
+                None,
+                &mut results,
+                &mut budget,
+            );
+            // A search cut short by the budget is not remembered (it would not be the same with
+            // more budget left).
+            *e = LoopStart {
+                has_both,
+                calls: before - budget,
+                empty: results.is_empty() && budget > 0,
+            };
+            for lp in &results {
+                loop_hints(board, lp, m, &mut found);
+            }
         }
-        let before = budget;
-        check_for_loops(
-            board,
-            c,
-            m,
-            has_both,
-            &mut path,
-            0,
-            [0, 0],
-            2,
-            0,
-            None,
-            &mut results,
-            &mut budget,
-        );
-        // A search cut short by the budget is not remembered (it would not be the same with
-        // more budget left).
-        *e = LoopStart {
-            has_both,
-            calls: before - budget,
-            empty: results.is_empty() && budget > 0,
-        };
-        for lp in &results {
-            loop_hints(board, lp, m, &mut found);
+        // What is remembered is the search on this board: a cell that is no start now loses
+        // its entry from an older board.
+        let starts = bivalue.iter().fold(0u128, |m, &c| m | 1 << c);
+        for (c, e) in memo.starts.iter_mut().enumerate() {
+            if starts >> c & 1 == 0 {
+                e.empty = false;
+            }
         }
-    }
-    // What is remembered is the search on this board: a cell that is no start now loses its
-    // entry from an older board.
-    let starts = bivalue.iter().fold(0u128, |m, &c| m | 1 << c);
-    for (c, e) in memo.starts.iter_mut().enumerate() {
-        if starts >> c & 1 == 0 {
-            e.empty = false;
-        }
-    }
-    memo.cands = board.cands;
-    memo.valid = true;
-    LOOP_MEMO.with_borrow_mut(|kept| *kept = memo);
+        memo.cands = board.cands;
+        memo.valid = true;
+    });
     let best = found
         .into_iter()
         .enumerate()
@@ -480,11 +484,13 @@ fn type3(
             if degree * 2 <= empty {
                 // The sets of `degree` cells of h holding c1 and not c2, in the order of
                 // `combinations(9, degree)`: the other empty cells, `degree - 1` at a time
-                // (filled cells and c2 can be no part of one).
+                // (filled cells and c2 can be no part of one). Nor can a cell with more than
+                // `degree` candidates: leaving those out leaves the other sets in their order.
                 let mut pos = [0usize; 9];
                 let mut n = 0;
                 for (k, &o) in HOUSE_CELLS[h].iter().enumerate() {
-                    if k != i1 && k != i2 && board.cands[o as usize] != 0 {
+                    let m = board.cands[o as usize];
+                    if k != i1 && k != i2 && m != 0 && m.count_ones() as usize <= degree {
                         pos[n] = k;
                         n += 1;
                     }
