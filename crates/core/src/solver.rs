@@ -1011,7 +1011,12 @@ impl<G: Guesser> Search<G> {
             // for hard puzzles; the light one below the root of a loose puzzle (see `light`).
             let full = G::STACK_UPDATES && (!self.light || self.guesses >= FULL_AFTER_GUESSES);
             // Rounds at the root only, where the givens change many words at once.
-            if !st.propagate_settling(full, self.guesses == 0) {
+            let ok = if self.guesses == 0 {
+                root_propagate(st, full)
+            } else {
+                st.propagate_settling(full, false)
+            };
+            if !ok {
                 return;
             }
             if self.guesses == 0 && full {
@@ -1084,6 +1089,16 @@ impl<G: Guesser> Search<G> {
             }
         }
     }
+}
+
+/// The root's propagation ([`State::propagate_settling`] in rounds), out of line: inlined into
+/// [`Search::run`], whose recursive frames run it never (only the root settles in rounds), it
+/// was a second copy of the band updates in the search's body (callgrind, rot180 minimal
+/// generation: 1.8% fewer instructions; `solve` on 20,000 17-clue puzzles: 2.7% fewer).
+/// A call a search costs nothing that shows.
+#[inline(never)]
+fn root_propagate(st: &mut State, full: bool) -> bool {
+    st.propagate_settling(full, true)
 }
 
 /// A random descent: propagate, guess with `guesser`, repeat, without the search's bookkeeping.
