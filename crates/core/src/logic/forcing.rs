@@ -2995,10 +2995,7 @@ mod tests {
                 let (mut on2, mut off2) = ([0u128; 9], [0u128; 9]);
                 let any2 = x.meet(&cl.useful, &cl.places, &mut on2, &mut off2);
                 assert_eq!((any1, on1, off1), (any2, on2, off2), "{pair:?}");
-                assert_eq!(
-                    y.narrow(&mut on1, &mut off1),
-                    y.narrow(&mut on2, &mut off2)
-                );
+                assert_eq!(y.narrow(&mut on1, &mut off1), y.narrow(&mut on2, &mut off2));
                 assert_eq!((on1, off1), (on2, off2), "{pair:?}");
                 for d in 0..9 {
                     assert_eq!(on1[d], cl.places[d] & x.on[d] & y.on[d] & cl.useful[d]);

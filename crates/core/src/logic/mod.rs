@@ -1175,12 +1175,11 @@ pub(crate) fn length_bonus(complexity: usize) -> u16 {
     added
 }
 
-/// The boards before every step rated 6.2 or more along the paths of the first `n` puzzles of
-/// the extreme-band test file, in path order: the chain steps, where the static chains, aligned
-/// exclusion and the forcing chains run one board after the other (the unit tests of their
-/// shortcuts walk these).
+/// The boards before every step along the paths of the first `n` puzzles of the extreme-band
+/// test file, in path order, each with the step taken from it (the unit tests of the memos and
+/// shortcuts walk these, since a memo's state depends on the boards seen before).
 #[cfg(test)]
-pub(crate) fn extreme_chain_boards(n: usize) -> Vec<Board> {
+pub(crate) fn extreme_path_boards(n: usize) -> Vec<(Board, Step)> {
     let data = include_str!("../../tests/data/se_extreme.tsv");
     let mut boards = Vec::new();
     for line in data.lines().filter(|l| !l.starts_with('#')).skip(1).take(n) {
@@ -1188,13 +1187,24 @@ pub(crate) fn extreme_chain_boards(n: usize) -> Vec<Board> {
         let mut board = Board::new(&p);
         board.explain = false;
         while let Some(step) = next_step(&board) {
-            if step.rating >= Rating(62) {
-                boards.push(board.clone());
-            }
+            let before = board.clone();
             board.apply(&step);
+            boards.push((before, step));
         }
     }
     boards
+}
+
+/// The boards before every step rated 6.2 or more along the paths of the first `n` puzzles of
+/// the extreme-band test file, in path order: the chain steps, where the static chains, aligned
+/// exclusion and the forcing chains run one board after the other.
+#[cfg(test)]
+pub(crate) fn extreme_chain_boards(n: usize) -> Vec<Board> {
+    extreme_path_boards(n)
+        .into_iter()
+        .filter(|(_, step)| step.rating >= Rating(62))
+        .map(|(board, _)| board)
+        .collect()
 }
 
 #[cfg(test)]

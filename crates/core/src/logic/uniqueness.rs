@@ -901,37 +901,26 @@ mod tests {
         // Every board on the paths of twelve extreme-band puzzles, in path order (the memo
         // skips starts) and with a cleared memo (every start searched): the same step, and the
         // same record of each start's search.
-        let data = include_str!("../../tests/data/se_extreme.tsv");
         let (mut boards, mut found, mut with_memo) = (0, 0, 0);
-        for line in data
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .skip(1)
-            .take(12)
-        {
-            let p: crate::grid::Puzzle = line.split('\t').next().unwrap().parse().unwrap();
-            let mut board = Board::new(&p);
-            while let Some(step) = super::super::next_step(&board) {
-                let before = LOOP_MEMO.with_borrow(|m| m.valid && m.starts.iter().any(|e| e.empty));
-                let kept = unique_loops(&board);
-                let after = LOOP_MEMO.with_borrow(|m| m.starts);
-                LOOP_MEMO.with_borrow_mut(|m| m.valid = false);
-                let fresh = unique_loops(&board);
-                assert_eq!(kept, fresh);
-                LOOP_MEMO.with_borrow(|m| {
-                    for c in 0..81 {
-                        assert_eq!(m.starts[c].empty, after[c].empty);
-                        if after[c].empty {
-                            assert_eq!(m.starts[c].calls, after[c].calls);
-                            assert_eq!(m.starts[c].has_both, after[c].has_both);
-                        }
+        for (board, _) in crate::logic::extreme_path_boards(12) {
+            let before = LOOP_MEMO.with_borrow(|m| m.valid && m.starts.iter().any(|e| e.empty));
+            let kept = unique_loops(&board);
+            let after = LOOP_MEMO.with_borrow(|m| m.starts);
+            LOOP_MEMO.with_borrow_mut(|m| m.valid = false);
+            let fresh = unique_loops(&board);
+            assert_eq!(kept, fresh, "board {boards}");
+            LOOP_MEMO.with_borrow(|m| {
+                for c in 0..81 {
+                    assert_eq!(m.starts[c].empty, after[c].empty);
+                    if after[c].empty {
+                        assert_eq!(m.starts[c].calls, after[c].calls);
+                        assert_eq!(m.starts[c].has_both, after[c].has_both);
                     }
-                });
-                with_memo += before as usize;
-                boards += 1;
-                found += kept.is_some() as usize;
-                board.apply(&step);
-            }
+                }
+            });
+            with_memo += before as usize;
+            boards += 1;
+            found += kept.is_some() as usize;
         }
         assert!(
             boards > 500 && found > 0 && with_memo > 100,
