@@ -2855,17 +2855,19 @@ mod tests {
         assert!(compared > 5000, "{compared}");
     }
 
+    /// What two searches must agree on: each chain's rating, complexity, kind and eliminations.
+    fn chain_key(v: &[Found]) -> Vec<(u16, usize, u8, Vec<(Cell, Digit)>)> {
+        v.iter()
+            .map(|f| (f.rating, f.complexity, f.sort_key, f.eliminations.clone()))
+            .collect()
+    }
+
     #[test]
     fn searches_with_closures_keep_the_same_chains() {
         // The closures only leave out chains that could not be kept: with them and without
         // them, the searches keep the same chains (Nishio, multiple, dynamic) on every chain
         // board.
         let budget = Budget::unlimited();
-        let key = |v: &[Found]| {
-            v.iter()
-                .map(|f| (f.rating, f.complexity, f.sort_key, f.eliminations.clone()))
-                .collect::<Vec<_>>()
-        };
         let mut compared = 0;
         for b in chain_boards() {
             for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
@@ -2873,7 +2875,7 @@ mod tests {
                 CLOSURES_OFF.with(|f| f.set(true));
                 let without = chains_of(&engine(&b, mode, false, &budget), None);
                 CLOSURES_OFF.with(|f| f.set(false));
-                assert_eq!(key(&with), key(&without), "{mode:?}");
+                assert_eq!(chain_key(&with), chain_key(&without), "{mode:?}");
                 compared += with.len();
             }
         }
@@ -3013,11 +3015,6 @@ mod tests {
         // emptied: searching the same board again, after a search of another mode and board,
         // keeps the same chains, and the tables left hold no outcome.
         let budget = Budget::unlimited();
-        let key = |v: &[Found]| {
-            v.iter()
-                .map(|f| (f.rating, f.complexity, f.sort_key, f.eliminations.clone()))
-                .collect::<Vec<_>>()
-        };
         let boards = chain_boards();
         let mut compared = 0;
         for (i, b) in boards.iter().enumerate() {
@@ -3026,7 +3023,7 @@ mod tests {
                 let other = &boards[(i + 1) % boards.len()];
                 all_chains(other, Mode::Dynamic, false, None, &budget);
                 let again = all_chains(b, mode, false, None, &budget);
-                assert_eq!(key(&first), key(&again), "{mode:?}");
+                assert_eq!(chain_key(&first), chain_key(&again), "{mode:?}");
                 SEARCH_SCRATCH.with(|s| {
                     let s = s.borrow();
                     assert!(!s.is_empty());
