@@ -2855,8 +2855,10 @@ mod tests {
         assert!(compared > 5000, "{compared}");
     }
 
-    /// What two searches must agree on: each chain's rating, complexity, kind and eliminations.
-    fn chain_key(v: &[Found]) -> Vec<(u16, usize, u8, Vec<(Cell, Digit)>)> {
+    /// What two searches must agree on about a chain: rating, complexity, kind, eliminations.
+    type ChainKey = (u16, usize, u8, Vec<(Cell, Digit)>);
+
+    fn chain_key(v: &[Found]) -> Vec<ChainKey> {
         v.iter()
             .map(|f| (f.rating, f.complexity, f.sort_key, f.eliminations.clone()))
             .collect()
