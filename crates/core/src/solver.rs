@@ -485,8 +485,12 @@ impl State {
 
     /// Band update of word `w` (step 1). Returns false on a contradiction. Inlined everywhere:
     /// the sweep calls it with constant words, which fold its index arithmetic.
+    ///
+    /// With `TRACK`, it also notes what the stack updates and triads will have to look at
+    /// again (`touched`, `tri`); a light propagation, which runs neither, does not (see
+    /// [`State::propagate_settling`]).
     #[inline(always)]
-    fn update(&mut self, w: usize) -> bool {
+    fn update<const TRACK: bool>(&mut self, w: usize) -> bool {
         let (d, b) = (w / 3, w % 3);
         let a = self.cand[w];
         let shrink = SHRINK[(a & 0x1FF) as usize] as usize
@@ -497,12 +501,14 @@ impl State {
             return false;
         }
         // Branch-free, as below: these branches are hard to predict (measured).
-        self.tri |= ((allowed != self.seg[w]) as u8) << b;
+        if TRACK {
+            self.tri |= ((allowed != self.seg[w]) as u8) << b;
+            self.touched |= 1 << d;
+        }
         self.seg[w] = allowed;
         let a = a & SEG_EXPAND[allowed as usize];
         self.cand[w] = a;
         self.prev[w] = a;
-        self.touched |= 1 << d;
         let cols = (a | a >> 9 | a >> 18) & 0x1FF;
         // Columns: where the digit has one column left in a box of this band, the other bands
         // lose that column.
@@ -534,7 +540,7 @@ impl State {
     /// words (below a guess) that is still the cheapest way; where it updates many (from the
     /// givens, at the root of a search), [`State::settle_rounds`] is.
     #[inline(always)]
-    fn settle_sweep(&mut self) -> bool {
+    fn settle_sweep<const TRACK: bool>(&mut self) -> bool {
         macro_rules! sweep {
             ($($w:literal)*) => {
                 loop {
@@ -542,7 +548,7 @@ impl State {
                     $(
                         if self.cand[$w] != self.prev[$w] {
                             any = true;
-                            if !self.update($w) {
+                            if !self.update::<TRACK>($w) {
                                 return false;
                             }
                         }
@@ -566,7 +572,7 @@ impl State {
     /// way (the updates only remove candidates, each by a rule monotone in the candidates), so
     /// the search is too.
     #[inline(always)]
-    fn settle_rounds(&mut self) -> bool {
+    fn settle_rounds<const TRACK: bool>(&mut self) -> bool {
         loop {
             let mut changed = 0u32;
             for w in 0..27 {
@@ -578,7 +584,7 @@ impl State {
             while changed != 0 {
                 let w = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
-                if !self.update(w) {
+                if !self.update::<TRACK>(w) {
                     return false;
                 }
             }
@@ -684,11 +690,21 @@ impl State {
     #[cfg_attr(debug_assertions, inline(never))]
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn propagate_settling(&mut self, stack: bool, rounds: bool) -> bool {
+        if !stack {
+            // A light propagation keeps no account of what changed (`touched`, `tri`: the band
+            // updates' bookkeeping for steps 3-4, 4% of the instructions of rot180 minimal
+            // generation): everything is marked changed, and a full propagation after it (a
+            // light search turned full) runs steps 3-4 everywhere once. The fixed point is the
+            // same, and so is the search (docs/generate.md, "Tenth pass").
+            self.touched = 0x1FF;
+            self.tri = 0x3F;
+        }
         loop {
-            let settled = if rounds {
-                self.settle_rounds()
-            } else {
-                self.settle_sweep()
+            let settled = match (rounds, stack) {
+                (true, true) => self.settle_rounds::<true>(),
+                (true, false) => self.settle_rounds::<false>(),
+                (false, true) => self.settle_sweep::<true>(),
+                (false, false) => self.settle_sweep::<false>(),
             };
             if !settled {
                 return false;
