@@ -1339,8 +1339,8 @@ impl Solver {
             ];
             let cols = own[0] | own[1] | own[2];
             let cols = ((cols | cols >> 9 | cols >> 18) & 0x1FF) * 0o1001001;
-            for b in 0..3 {
-                s.state.cand[w + b] = (BAND & !s.given[b] & !fills(own[b]) & !cols) | own[b];
+            for (b, &own) in own.iter().enumerate() {
+                s.state.cand[w + b] = (BAND & !s.given[b] & !fills(own) & !cols) | own;
             }
         }
         debug_assert!(s.same_as(&Solver::new(q)), "unload equals a fresh load");
