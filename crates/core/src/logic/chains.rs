@@ -872,19 +872,41 @@ impl Layers {
         // On potentials (`p..2p`): the cell's other candidates and the digit's other places
         // in its houses. A cell's candidates are numbered in a row, so its other candidates
         // are the numbers around `k`.
+        //
+        // A candidate with no conjugate and no mate is *dead*: its off potential forces
+        // nothing and nothing forces its on potential. A link from a dead candidate's on
+        // potential to another dead candidate's off potential is left out: it could only be
+        // the first link of a path (nothing leads to its start) and the last (nothing leaves
+        // its end), so the whole path, from one candidate to another's opposite, which is no
+        // source's way to its own opposite, no cycle and no meeting of the side-by-side
+        // layers. On the hard boards about half the links are of this kind.
+        let live = l.live_off(true, true);
         for (k, &pot) in t.pots.iter().enumerate() {
             start[p as usize + k] = n as u32;
             let (c, d) = (pot as usize / 9, pot as usize % 9);
             let m = l.cell_cands[c];
+            let dead = live[d] >> c & 1 == 0;
             let below = POP9[(m & ((1 << d) - 1)) as usize] as usize;
             let first = (k - below) as u16;
-            for i in 0..POP9[m as usize & 0x1FF] as u16 {
-                if first + i != k as u16 {
-                    links[n] = first + i;
-                    n += 1;
+            if dead {
+                // Not a bivalue cell: only the other candidates that are live.
+                let mut j = first;
+                for v in super::bits(m) {
+                    if v != d && live[v] >> c & 1 == 1 {
+                        links[n] = j;
+                        n += 1;
+                    }
+                    j += 1;
+                }
+            } else {
+                for i in 0..POP9[m as usize & 0x1FF] as u16 {
+                    if first + i != k as u16 {
+                        links[n] = first + i;
+                        n += 1;
+                    }
                 }
             }
-            let mut m = PEER_MASK[c] & l.cand[d];
+            let mut m = PEER_MASK[c] & l.cand[d] & if dead { live[d] } else { !0 };
             while m != 0 {
                 links[n] = t.index[m.trailing_zeros() as usize * 9 + d];
                 n += 1;
