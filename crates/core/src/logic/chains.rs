@@ -809,26 +809,20 @@ struct Layers {
 /// The storage of [`sources_reaching_their_opposite`], kept from one search to the next.
 #[derive(Default)]
 struct Scc {
-    /// Tarjan's numbering of the potentials (`order`, `low`), the potentials not yet in a
-    /// component (`stack`), and the links still to follow from the potentials being visited
-    /// (`calls`: the potential and its next link).
-    order: Vec<u32>,
-    low: Vec<u32>,
+    /// Per potential: 0 if not yet visited, its visit number while on Tarjan's stack, `DONE`
+    /// plus its component's number once in one.
+    num: Vec<u32>,
+    /// Per potential, 1 + the source whose opposite it is (0 for none).
+    opp_of: Vec<u32>,
+    /// Tarjan's stack of the potentials in no component yet, and per entry the sources whose
+    /// opposite it reaches so far (`acc`, a fixed number of words each).
     stack: Vec<u32>,
-    calls: Vec<(u32, u32)>,
-    /// The potentials of each component: `members[comp_start[c]..comp_start[c + 1]]`.
-    members: Vec<u32>,
-    comp_start: Vec<u32>,
-    /// Per source, its bit (`u32::MAX` for a source that cannot reach its opposite); per
-    /// component, the first bit whose source's opposite it holds (`first`), then per bit the
-    /// next (`next`).
-    bit: Vec<u32>,
-    first: Vec<u32>,
-    next: Vec<u32>,
-    /// Per component from the lowest visited: the set of bits whose opposite it reaches
-    /// (`sets`, a fixed number of words each), and whether that set holds any (`reaches`).
+    acc: Vec<u64>,
+    /// The potentials being visited, with their next link.
+    calls: Vec<Frame>,
+    /// Per component, 1 + the place of its set of sources in `sets`, 0 if the set is empty.
+    set_of: Vec<u32>,
     sets: Vec<u64>,
-    reaches: Vec<bool>,
 }
 
 impl Layers {
@@ -1010,221 +1004,199 @@ fn layers_meet(
 /// search (a source meets the opposite of a potential it reached if and only if it reaches its
 /// own opposite, since every link has its contrapositive).
 ///
-/// Two passes. First Tarjan's strongly connected components of the links, numbered in the
-/// order they are completed, which is a topological order with the sinks first: if a
-/// component reaches another, the other has the lower number. So a source can reach its
-/// opposite only if its own component's number is higher than its opposite's; of a candidate's
-/// two potentials at most one is such a source (the two are never in one component: the
-/// board has a solution, and a candidate with a path to its opposite and back would be both
-/// true and false). Then only those sources get a bit, and the components from the lowest of
-/// their opposites' to the highest of their own are visited in that order, each with the set
-/// of those sources whose opposite it reaches (its own, and or'ed from the components it links
-/// to); a source has a path to its opposite if and only if its own component's set holds it.
+/// One pass: Tarjan's strongly connected components of the links, each source a bit, and
+/// each component, as it is completed, the set of the sources whose opposite it reaches: the
+/// bits of the opposites among its members and the sets of the components its members link
+/// to (completed before it: Tarjan completes the components sinks first). While a component
+/// is open, each of its potentials on Tarjan's stack keeps the part it has gathered (its own
+/// bit, the sets of the completed components its links led to), and the component's set is
+/// their union. A source has a path to its opposite if and only if its own component's set
+/// holds it. (A source in its opposite's component, only on a board without a solution, is
+/// reported as reaching it.)
 ///
 /// # Complexity
-/// One pass over the links for the components, one over (part of) them for the sets, with a
-/// few words per link between components (64 sources a word, about half the sources).
+/// One pass over the links, with a few words per link into a completed component whose set
+/// holds some source (64 sources a word).
 fn sources_reaching_their_opposite(t: &mut Layers, sources: &[(u16, bool)]) -> Vec<usize> {
-    strong_components(t);
+    match sources.len().div_ceil(64) {
+        0 => Vec::new(),
+        1 => components_and_sets::<1>(t, sources),
+        2 => components_and_sets::<2>(t, sources),
+        3 | 4 => components_and_sets::<4>(t, sources),
+        5..=8 => components_and_sets::<8>(t, sources),
+        _ => components_and_sets::<{ 1458usize.div_ceil(64) }>(t, sources),
+    }
+}
+
+/// A frame of Tarjan's call stack in [`components_and_sets`]: a potential being visited, its
+/// next link, its lowest reachable visit number so far, its place on the component stack.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    node: u32,
+    link: u32,
+    low: u32,
+    at: u32,
+}
+
+/// `Scc::num` of a potential in a component: this plus the component's number (visit
+/// numbers are below it).
+const DONE: u32 = 1 << 16;
+
+/// [`sources_reaching_their_opposite`] with sets of `W` words (`W * 64` sources at most).
+fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) -> Vec<usize> {
+    debug_assert!(sources.len() <= W * 64);
     let p = t.pots.len();
+    let n = 2 * p;
     let Layers {
         index,
+        start,
+        links,
         comp,
         scc: s,
         ..
-    } = &mut *t;
-    let comps = s.comp_start.len() - 1;
+    } = t;
     // Node `on * p + k`: candidate `k` on or off, as in the tables of `Layers`.
     let node = |pot: u16, on: bool| on as usize * p + index[pot as usize] as usize;
-    // The sources that may reach their opposite, a bit each, listed by their opposite's
-    // component (`first` per component, `next` per bit).
-    s.bit.clear();
-    s.first.clear();
-    s.first.resize(comps, u32::MAX);
-    s.next.clear();
-    let (mut lo, mut hi) = (usize::MAX, 0);
-    for &(pot, on) in sources {
-        let (own, opp) = (comp[node(pot, on)] as usize, comp[node(pot, !on)] as usize);
-        if own > opp {
-            let b = s.next.len() as u32;
-            s.bit.push(b);
-            s.next.push(s.first[opp]);
-            s.first[opp] = b;
-            lo = lo.min(opp);
-            hi = hi.max(own);
-        } else if own == opp {
-            // Only on a board without a solution.
-            s.bit.push(SAME_COMPONENT);
-        } else {
-            s.bit.push(u32::MAX);
-        }
+    // Per node, 1 + the source whose opposite it is (0 for none).
+    s.opp_of.clear();
+    s.opp_of.resize(n, 0);
+    for (i, &(pot, on)) in sources.iter().enumerate() {
+        s.opp_of[node(pot, !on)] = i as u32 + 1;
     }
-    if s.next.is_empty() {
-        return (0..sources.len())
-            .filter(|&j| s.bit[j] == SAME_COMPONENT)
-            .collect();
+    s.num.clear();
+    s.num.resize(n, 0);
+    // Every node is put in a component below: `comp` is written whole.
+    comp.resize(n, 0);
+    // The stacks and the sets at their largest (one entry per node), without a capacity test.
+    if s.stack.len() < n {
+        s.stack.resize(n, 0);
+        s.calls.resize(n, Frame::default());
+        s.set_of.resize(n, 0);
     }
-    match s.next.len().div_ceil(64) {
-        1 => component_sets::<1>(t, sources, lo, hi),
-        2 => component_sets::<2>(t, sources, lo, hi),
-        3 | 4 => component_sets::<4>(t, sources, lo, hi),
-        5..=8 => component_sets::<8>(t, sources, lo, hi),
-        9..=12 => component_sets::<12>(t, sources, lo, hi),
-        _ => component_sets::<{ 1458usize.div_ceil(64) }>(t, sources, lo, hi),
+    // Written before they are read: an entry's `acc` when it is pushed, `sets[..filled]`.
+    if s.acc.len() < n * W {
+        s.acc.resize(n * W, 0);
+        s.sets.resize(n * W, 0);
     }
-}
-
-/// The bit of a source in its opposite's component (in [`sources_reaching_their_opposite`]).
-const SAME_COMPONENT: u32 = u32::MAX - 1;
-
-/// The second pass of [`sources_reaching_their_opposite`], with sets of `W` words, over the
-/// components `lo..=hi` (a component below `lo` reaches no source's opposite; none above `hi`
-/// holds a source that may reach its opposite).
-fn component_sets<const W: usize>(
-    t: &mut Layers,
-    sources: &[(u16, bool)],
-    lo: usize,
-    hi: usize,
-) -> Vec<usize> {
-    let p = t.pots.len();
-    let Layers {
-        index,
-        start,
-        links,
-        comp,
-        scc: s,
-        ..
-    } = t;
-    s.sets.clear();
-    s.sets.resize((hi + 1 - lo) * W, 0);
-    s.reaches.clear();
-    s.reaches.resize(hi + 1 - lo, false);
-    // The sets as `W`-word arrays, one a component from `lo`.
+    let (acc, _) = s.acc.as_chunks_mut::<W>();
     let (sets, _) = s.sets.as_chunks_mut::<W>();
-    for c in lo..=hi {
-        let mut set = [0u64; W];
-        let mut any = false;
-        let mut b = s.first[c];
-        while b != u32::MAX {
-            set[b as usize / 64] |= 1 << (b % 64);
-            any = true;
-            b = s.next[b as usize];
-        }
-        for &v in &s.members[s.comp_start[c] as usize..s.comp_start[c + 1] as usize] {
-            let v = v as usize;
-            for &q in &links[start[v] as usize..start[v + 1] as usize] {
-                // The components a component links to come before it.
-                let d = comp[q as usize] as usize;
-                // Most components reach no source's opposite: their sets are not read.
-                if d >= lo && d != c && s.reaches[d - lo] {
-                    any = true;
-                    let from = &sets[d - lo];
-                    for x in 0..W {
-                        set[x] |= from[x];
-                    }
-                }
-            }
-        }
-        s.reaches[c - lo] = any;
-        sets[c - lo] = set;
-    }
-    (0..sources.len())
-        .filter(|&j| {
-            let b = s.bit[j];
-            if b == u32::MAX || b == SAME_COMPONENT {
-                return b == SAME_COMPONENT;
-            }
-            let (pot, on) = sources[j];
-            let c = comp[on as usize * p + index[pot as usize] as usize] as usize;
-            s.sets[(c - lo) * W + b as usize / 64] >> (b % 64) & 1 == 1
-        })
-        .collect()
-}
-
-/// Tarjan's strongly connected components of the links of `t`, into `t.comp` (numbered in the
-/// order they are completed, sinks first) and `t.scc` (`members`, component after component,
-/// from `comp_start`).
-fn strong_components(t: &mut Layers) {
-    let n = 2 * t.pots.len();
-    let Layers {
-        start,
-        links,
-        comp,
-        scc: s,
-        ..
-    } = t;
-    const UNSEEN: u32 = u32::MAX;
-    s.order.clear();
-    s.order.resize(n, UNSEEN);
-    s.low.clear();
-    s.low.resize(n, 0);
-    comp.clear();
-    comp.resize(n, u32::MAX);
-    s.members.clear();
-    s.comp_start.clear();
-    // The call and component stacks at their largest, made once, with a count each (the
-    // node being visited, `u` at link `e` of its links up to `end`, is kept out of `calls`).
-    if s.calls.len() < 2 * 729 {
-        s.calls.resize(2 * 729, (0, 0));
-        s.stack.resize(2 * 729, 0);
-    }
-    let (calls, stack) = (&mut s.calls[..], &mut s.stack[..]);
-    let (mut depth, mut sp) = (0, 0);
-    let mut counter = 0u32;
+    let (stack, calls, set_of, num) = (
+        &mut s.stack[..],
+        &mut s.calls[..],
+        &mut s.set_of[..],
+        &mut s.num[..],
+    );
+    // The number of non-empty sets (`sets[..filled]`); a component's `set_of` is 1 + its set's
+    // place, or 0 for an empty set.
+    let mut filled = 0;
+    let (mut depth, mut sp, mut counter, mut comps) = (0, 0, 1u32, 0u32);
     for root in 0..n {
-        if s.order[root] != UNSEEN {
+        if num[root] != 0 {
             continue;
         }
-        let (mut u, mut e, mut end) = (root, start[root], start[root + 1]);
-        s.order[root] = counter;
-        s.low[root] = counter;
-        counter += 1;
-        stack[sp] = root as u32;
-        sp += 1;
+        let mut f = Frame {
+            node: root as u32,
+            link: start[root],
+            low: counter,
+            at: sp as u32,
+        };
+        macro_rules! enter {
+            ($v:expr) => {{
+                let v: usize = $v;
+                num[v] = counter;
+                counter += 1;
+                stack[sp] = v as u32;
+                let mut own = [0u64; W];
+                let b = s.opp_of[v];
+                if b != 0 {
+                    own[(b - 1) as usize / 64] |= 1 << ((b - 1) % 64);
+                }
+                acc[sp] = own;
+                sp += 1;
+            }};
+        }
+        enter!(root);
+        let mut end = start[root + 1];
         loop {
-            if e < end {
-                let v = links[e as usize] as usize;
-                e += 1;
-                if s.order[v] == UNSEEN {
-                    s.order[v] = counter;
-                    s.low[v] = counter;
-                    counter += 1;
-                    stack[sp] = v as u32;
-                    sp += 1;
-                    calls[depth] = (u as u32, e);
+            if f.link < end {
+                let v = links[f.link as usize] as usize;
+                f.link += 1;
+                let w = num[v];
+                if w == 0 {
+                    calls[depth] = f;
                     depth += 1;
-                    (u, e, end) = (v, start[v], start[v + 1]);
-                } else if comp[v] == u32::MAX {
+                    f = Frame {
+                        node: v as u32,
+                        link: start[v],
+                        low: counter,
+                        at: sp as u32,
+                    };
+                    end = start[v + 1];
+                    enter!(v);
+                } else if w < DONE {
                     // Seen and in no component yet: on the stack.
-                    s.low[u] = s.low[u].min(s.order[v]);
+                    f.low = f.low.min(w);
+                } else {
+                    let x = set_of[(w - DONE) as usize];
+                    if x != 0 {
+                        let (from, own) = (sets[x as usize - 1], &mut acc[f.at as usize]);
+                        for k in 0..W {
+                            own[k] |= from[k];
+                        }
+                    }
                 }
                 continue;
             }
-            let low = s.low[u];
-            if low == s.order[u] {
-                // `u` roots a component: every component it reaches is done.
-                let id = s.comp_start.len() as u32;
-                s.comp_start.push(s.members.len() as u32);
-                loop {
-                    sp -= 1;
-                    let v = stack[sp];
-                    comp[v as usize] = id;
-                    s.members.push(v);
-                    if v as usize == u {
-                        break;
+            // Done with `f.node`: it roots a component (every component it reaches is done)
+            // or stays on the stack for its parent's.
+            let u = f.node as usize;
+            let mut closed = None;
+            if f.low == num[u] {
+                let id = comps;
+                comps += 1;
+                let mut set = [0u64; W];
+                for i in f.at as usize..sp {
+                    let v = stack[i] as usize;
+                    num[v] = DONE + id;
+                    comp[v] = id;
+                    for k in 0..W {
+                        set[k] |= acc[i][k];
                     }
+                }
+                sp = f.at as usize;
+                if set != [0; W] {
+                    sets[filled] = set;
+                    filled += 1;
+                    set_of[id as usize] = filled as u32;
+                    closed = Some(filled - 1);
+                } else {
+                    set_of[id as usize] = 0;
                 }
             }
             if depth == 0 {
                 break;
             }
             depth -= 1;
-            let (parent, pe) = calls[depth];
-            (u, e, end) = (parent as usize, pe, start[parent as usize + 1]);
-            s.low[u] = s.low[u].min(low);
+            let (child_low, child_done) = (f.low, num[u] >= DONE);
+            f = calls[depth];
+            end = start[f.node as usize + 1];
+            if let Some(x) = closed {
+                let (from, own) = (sets[x], &mut acc[f.at as usize]);
+                for k in 0..W {
+                    own[k] |= from[k];
+                }
+            } else if !child_done {
+                f.low = f.low.min(child_low);
+            }
         }
     }
-    s.comp_start.push(s.members.len() as u32);
+    (0..sources.len())
+        .filter(|&i| {
+            let (pot, on) = sources[i];
+            let x = set_of[comp[node(pot, on)] as usize];
+            x != 0 && sets[x as usize - 1][i / 64] >> (i % 64) & 1 == 1
+        })
+        .collect()
 }
 
 /// Per candidate (cell * 9 + digit), whether a cycle through its on potential could remove
