@@ -119,6 +119,12 @@ static POP9: [u8; 512] = {
     t
 };
 
+/// The number of candidates in a cell's 9-bit mask, by [`POP9`] (for the other rules too).
+#[inline]
+pub(super) fn count9(m: u16) -> u32 {
+    POP9[m as usize & 0x1FF] as u32
+}
+
 /// Whether a mask has exactly two bits set (without a population count: the build targets
 /// x86-64 without `popcnt`, where `count_ones` on a `u128` is some thirty instructions).
 #[inline]
