@@ -122,6 +122,7 @@ static POP9: [u8; 512] = {
 /// The number of candidates in a cell's 9-bit mask, by [`POP9`] (for the other rules too).
 #[inline]
 pub(super) fn count9(m: u16) -> u32 {
+    debug_assert!(m < 512);
     POP9[m as usize & 0x1FF] as u32
 }
 
