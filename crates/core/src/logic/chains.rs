@@ -881,25 +881,26 @@ impl Layers {
         // its end), so the whole path, from one candidate to another's opposite, which is no
         // source's way to its own opposite, no cycle and no meeting of the side-by-side
         // layers. On the hard boards about half the links are of this kind.
+        // A candidate is live if its off potential has links (`start[k] < start[k + 1]`).
         let live = l.live_off(true, true);
+        start[p as usize] = n as u32;
         for (k, &pot) in t.pots.iter().enumerate() {
-            start[p as usize + k] = n as u32;
             let (c, d) = (pot as usize / 9, pot as usize % 9);
             let m = l.cell_cands[c];
-            let dead = live[d] >> c & 1 == 0;
+            let dead = start[k] == start[k + 1];
+            start[p as usize + k] = n as u32;
             let below = POP9[(m & ((1 << d) - 1)) as usize] as usize;
-            let first = (k - below) as u16;
+            let first = k - below;
             if dead {
                 // Not a bivalue cell: only the other candidates that are live.
-                let mut j = first;
-                for v in super::bits(m) {
-                    if v != d && live[v] >> c & 1 == 1 {
-                        links[n] = j;
+                for j in first..first + POP9[m as usize & 0x1FF] as usize {
+                    if j != k && start[j] != start[j + 1] {
+                        links[n] = j as u16;
                         n += 1;
                     }
-                    j += 1;
                 }
             } else {
+                let first = first as u16;
                 for i in 0..POP9[m as usize & 0x1FF] as u16 {
                     if first + i != k as u16 {
                         links[n] = first + i;
