@@ -799,6 +799,10 @@ thread_local! {
 struct Layers {
     index: Vec<u16>,
     pots: Vec<u16>,
+    /// The number of live candidates (numbered first, see [`Layers::build`]), and the dead
+    /// ones while they are numbered.
+    live: usize,
+    dead: Vec<u16>,
     /// Per potential `id` (`on * p + k`): the potentials it forces (the off potentials an on
     /// one forces, the on potentials an off one forces) are `links[start[id]..start[id + 1]]`.
     start: Vec<u32>,
@@ -833,20 +837,36 @@ struct Scc {
 }
 
 impl Layers {
-    /// Numbers the candidates of `l` and lists their links (the same links as `expand_xy`).
+    /// Numbers the candidates of `l` and lists their links (the links of `expand_xy`, less
+    /// those between dead candidates, see below).
+    ///
+    /// A candidate with no conjugate and no mate is *dead*: its off potential forces nothing
+    /// and nothing forces its on potential. The live candidates are numbered first
+    /// (`0..live`), then the dead ones, each in cell order.
     fn build(&mut self, l: &Links) {
         let t = self;
         t.index.clear();
         t.index.resize(729, u16::MAX);
         t.pots.clear();
+        t.dead.clear();
         for c in 0..81 {
             let mut m = l.cell_cands[c];
             while m != 0 {
                 let pot = c * 9 + m.trailing_zeros() as usize;
                 m &= m - 1;
-                t.index[pot] = t.pots.len() as u16;
-                t.pots.push(pot as u16);
+                if l.conj_len[pot] > 0 || l.mate[pot] != NONE16 {
+                    t.index[pot] = t.pots.len() as u16;
+                    t.pots.push(pot as u16);
+                } else {
+                    t.dead.push(pot as u16);
+                }
             }
+        }
+        let live_count = t.pots.len();
+        t.live = live_count;
+        for &pot in &t.dead {
+            t.index[pot as usize] = t.pots.len() as u16;
+            t.pots.push(pot);
         }
         let p = t.pots.len() as u16;
         // The tables at their largest (a candidate has at most four links off, at most 8 + 20
@@ -855,62 +875,49 @@ impl Layers {
             t.links.resize(32 * 729, 0);
             t.start.resize(2 * 729 + 1, 0);
         }
-        let (start, links) = (&mut t.start[..], &mut t.links[..]);
+        let (start, links, index) = (&mut t.start[..], &mut t.links[..], &t.index[..]);
         let mut n = 0;
-        // Off potentials (`0..p`): the conjugates, and the cell's other candidate if it has two.
+        // Off potentials (`0..p`): the conjugates, and the cell's other candidate if it has two
+        // (none for a dead candidate).
         for (k, &pot) in t.pots.iter().enumerate() {
             start[k] = n as u32;
             let pi = pot as usize;
             for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
-                links[n] = p + t.index[q as usize];
+                links[n] = p + index[q as usize];
                 n += 1;
             }
             if l.mate[pi] != NONE16 {
-                links[n] = p + t.index[l.mate[pi] as usize];
+                links[n] = p + index[l.mate[pi] as usize];
                 n += 1;
             }
         }
         // On potentials (`p..2p`): the cell's other candidates and the digit's other places
-        // in its houses. A cell's candidates are numbered in a row, so its other candidates
-        // are the numbers around `k`.
+        // in its houses.
         //
-        // A candidate with no conjugate and no mate is *dead*: its off potential forces
-        // nothing and nothing forces its on potential. A link from a dead candidate's on
-        // potential to another dead candidate's off potential is left out: it could only be
-        // the first link of a path (nothing leads to its start) and the last (nothing leaves
-        // its end), so the whole path, from one candidate to another's opposite, which is no
-        // source's way to its own opposite, no cycle and no meeting of the side-by-side
-        // layers. On the hard boards about half the links are of this kind.
-        // A candidate is live if its off potential has links (`start[k] < start[k + 1]`).
+        // A link from a dead candidate's on potential to another dead candidate's off
+        // potential is left out: it could only be the first link of a path (nothing leads to
+        // its start) and the last (nothing leaves its end), so the whole path, from one
+        // candidate to another's opposite, which is no source's way to its own opposite, no
+        // cycle and no meeting of the side-by-side layers. On the hard boards about half the
+        // links are of this kind.
         let live = l.live_off(true, true);
-        start[p as usize] = n as u32;
         for (k, &pot) in t.pots.iter().enumerate() {
-            let (c, d) = (pot as usize / 9, pot as usize % 9);
-            let m = l.cell_cands[c];
-            let dead = start[k] == start[k + 1];
             start[p as usize + k] = n as u32;
-            let below = POP9[(m & ((1 << d) - 1)) as usize] as usize;
-            let first = k - below;
-            if dead {
-                // Not a bivalue cell: only the other candidates that are live.
-                for j in first..first + POP9[m as usize & 0x1FF] as usize {
-                    if j != k && start[j] != start[j + 1] {
-                        links[n] = j as u16;
-                        n += 1;
-                    }
-                }
-            } else {
-                let first = first as u16;
-                for i in 0..POP9[m as usize & 0x1FF] as u16 {
-                    if first + i != k as u16 {
-                        links[n] = first + i;
-                        n += 1;
-                    }
+            let (c, d) = (pot as usize / 9, pot as usize % 9);
+            let dead = k >= live_count;
+            let mut m = l.cell_cands[c] & !(1 << d);
+            while m != 0 {
+                let j = index[c * 9 + m.trailing_zeros() as usize];
+                m &= m - 1;
+                // A dead candidate's cell is not bivalue: only its live candidates.
+                if !dead || (j as usize) < live_count {
+                    links[n] = j;
+                    n += 1;
                 }
             }
             let mut m = PEER_MASK[c] & l.cand[d] & if dead { live[d] } else { !0 };
             while m != 0 {
-                links[n] = t.index[m.trailing_zeros() as usize * 9 + d];
+                links[n] = index[m.trailing_zeros() as usize * 9 + d];
                 n += 1;
                 m &= m - 1;
             }
@@ -1053,7 +1060,7 @@ const DONE: u32 = 1 << 16;
 /// [`sources_reaching_their_opposite`] with sets of `W` words (`W * 64` sources at most).
 fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) -> Vec<usize> {
     debug_assert!(sources.len() <= W * 64);
-    let p = t.pots.len();
+    let (p, live) = (t.pots.len(), t.live);
     let n = 2 * p;
     let Layers {
         index,
@@ -1063,7 +1070,10 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
         scc: s,
         ..
     } = t;
-    // Node `on * p + k`: candidate `k` on or off, as in the tables of `Layers`.
+    // Node `on * p + k`: candidate `k` on or off, as in the tables of `Layers`. The dead
+    // candidates' potentials (`live..p`, `p + live..2p`) are left out of the components: a
+    // dead off potential forces nothing (a link into it only brings the bit of its opposite,
+    // if a source), nothing forces a dead on potential (it only starts paths: see the end).
     let node = |pot: u16, on: bool| on as usize * p + index[pot as usize] as usize;
     // Per node, 1 + the source whose opposite it is (0 for none).
     s.opp_of.clear();
@@ -1073,8 +1083,10 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
     }
     s.num.clear();
     s.num.resize(n, 0);
-    // Every node is put in a component below: `comp` is written whole.
+    // Every live node is put in a component below; the dead ones are in none.
     comp.resize(n, 0);
+    comp[live..p].fill(u32::MAX);
+    comp[p + live..].fill(u32::MAX);
     // The stacks and the sets at their largest (one entry per node), without a capacity test.
     if s.stack.len() < n {
         s.stack.resize(n, 0);
@@ -1098,7 +1110,7 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
     // place, or 0 for an empty set.
     let mut filled = 0;
     let (mut depth, mut sp, mut counter, mut comps) = (0, 0, 1u32, 0u32);
-    for root in 0..n {
+    for root in (0..live).chain(p..p + live) {
         if num[root] != 0 {
             continue;
         }
@@ -1129,6 +1141,14 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
             if f.link < end {
                 let v = links[f.link as usize] as usize;
                 f.link += 1;
+                if v.wrapping_sub(live) < p - live {
+                    // A dead off potential: the bit of its opposite, if a source.
+                    let b = s.opp_of[v];
+                    if b != 0 {
+                        acc[f.at as usize][(b - 1) as usize / 64] |= 1 << ((b - 1) % 64);
+                    }
+                    continue;
+                }
                 let w = num[v];
                 if w == 0 {
                     calls[depth] = f;
@@ -1198,11 +1218,24 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
             }
         }
     }
+    // A dead on potential reaches what the potentials it forces reach; a dead off potential
+    // forces nothing.
+    let holds = |v: usize, i: usize| {
+        let x = set_of[comp[v] as usize];
+        x != 0 && sets[x as usize - 1][i / 64] >> (i % 64) & 1 == 1
+    };
     (0..sources.len())
         .filter(|&i| {
             let (pot, on) = sources[i];
-            let x = set_of[comp[node(pot, on)] as usize];
-            x != 0 && sets[x as usize - 1][i / 64] >> (i % 64) & 1 == 1
+            let v = node(pot, on);
+            if v < live || (p..p + live).contains(&v) {
+                holds(v, i)
+            } else if on {
+                let (a, b) = (start[v] as usize, start[v + 1] as usize);
+                links[a..b].iter().any(|&q| holds(q as usize, i))
+            } else {
+                false
+            }
         })
         .collect()
 }
@@ -1217,7 +1250,10 @@ fn cycle_sources(t: &Layers) -> Vec<bool> {
     // The components with two potentials or more (only those hold a loop), numbered densely.
     let mut size = vec![0u16; 2 * p];
     for &c in comp {
-        size[c as usize] += 1;
+        // The dead candidates' potentials are in no component.
+        if c != u32::MAX {
+            size[c as usize] += 1;
+        }
     }
     let mut dense = vec![u32::MAX; 2 * p];
     let mut n = 0;
@@ -1227,6 +1263,13 @@ fn cycle_sources(t: &Layers) -> Vec<bool> {
             n += 1;
         }
     }
+    let dense_of = |c: u32| {
+        if c == u32::MAX {
+            u32::MAX
+        } else {
+            dense[c as usize]
+        }
+    };
     // Per such component and digit: the cells that see an on potential of it, an off one.
     let mut sees = vec![[[0u128; 9]; 2]; n as usize];
     let mut cand = [0u128; 9];
@@ -1235,7 +1278,7 @@ fn cycle_sources(t: &Layers) -> Vec<bool> {
         let pot = t.pots[k] as usize;
         let (c, d) = (pot / 9, pot % 9);
         cand[d] |= 1 << c;
-        let x = dense[comp[node] as usize];
+        let x = dense_of(comp[node]);
         if x != u32::MAX {
             sees[x as usize][on as usize][d] |= PEER_MASK[c];
         }
@@ -1246,7 +1289,7 @@ fn cycle_sources(t: &Layers) -> Vec<bool> {
         .collect();
     let mut out = vec![false; 729];
     for k in 0..p {
-        let x = dense[comp[p + k] as usize];
+        let x = dense_of(comp[p + k]);
         out[t.pots[k] as usize] = x != u32::MAX && useful[x as usize];
     }
     out
