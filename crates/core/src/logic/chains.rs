@@ -1352,7 +1352,7 @@ fn chunk_meets_in<const W: usize>(
     end_layer: u32,
 ) -> Option<(u32, Block)> {
     debug_assert!(part.len() <= W * 64);
-    let p = t.pots.len();
+    let (p, live_count) = (t.pots.len(), t.live);
     for table in [&mut t.seen, &mut t.front, &mut t.next] {
         table.clear();
         table.resize(2 * p * W, 0);
@@ -1382,8 +1382,10 @@ fn chunk_meets_in<const W: usize>(
             seen,
             ..
         } = &mut *t;
-        // On potentials force off ones, off potentials on ones.
-        for j in 0..2 * p {
+        // On potentials force off ones, off potentials on ones. A dead off potential forces
+        // nothing (`live_count..p`), a dead on potential is in the first layer only.
+        let on_end = if k == 0 { 2 * p } else { p + live_count };
+        for j in (0..live_count).chain(p..on_end) {
             let f: [u64; W] = set(front, j);
             if f == [0; W] {
                 continue;
@@ -1396,10 +1398,14 @@ fn chunk_meets_in<const W: usize>(
                 }
             }
         }
+        if k == 0 {
+            front[(p + live_count) * W..2 * p * W].fill(0);
+        }
         k += 1;
         let mut live = 0u64;
         let mut met = [0u64; BLOCK_SOURCES / 64];
-        for id in 0..2 * p {
+        // Nothing forces a dead on potential: nothing new there.
+        for id in 0..p + live_count {
             let opp = if id < p { id + p } else { id - p };
             let (nx, sn): ([u64; W], [u64; W]) = (set(next, id), set(seen, opp));
             next[id * W..id * W + W].fill(0);
