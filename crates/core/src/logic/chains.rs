@@ -811,7 +811,8 @@ struct Layers {
     front: Vec<u64>,
     next: Vec<u64>,
     /// The strongly connected component of each potential (`on * p + k`) in the links, from
-    /// the last [`sources_reaching_their_opposite`].
+    /// the last [`sources_reaching_their_opposite`] (`u32::MAX` for a dead candidate's
+    /// potentials, which are in none).
     comp: Vec<u32>,
     /// The storage of [`sources_reaching_their_opposite`].
     scc: Scc,
@@ -1034,8 +1035,8 @@ fn layers_meet(
 /// holds some source (64 sources a word).
 fn sources_reaching_their_opposite(t: &mut Layers, sources: &[(u16, bool)]) -> Vec<usize> {
     match sources.len().div_ceil(64) {
-        0 => Vec::new(),
-        1 => components_and_sets::<1>(t, sources),
+        // Without sources too: the components are needed (`t.comp`).
+        0 | 1 => components_and_sets::<1>(t, sources),
         2 => components_and_sets::<2>(t, sources),
         3 | 4 => components_and_sets::<4>(t, sources),
         5..=8 => components_and_sets::<8>(t, sources),
@@ -2331,6 +2332,36 @@ mod tests {
             "{found} of {}",
             boards.len()
         );
+    }
+
+    #[test]
+    fn components_are_made_without_sources_too() {
+        // `cycle_sources` reads the components of the last pass: a pass without sources makes
+        // them all the same (the same as with sources), and puts only the dead candidates'
+        // potentials in none.
+        let mut dead_seen = 0;
+        for board in super::super::extreme_chain_boards(2) {
+            let links = Links::new(&board);
+            let sources = xy_sources(&board, &links);
+            let mut t = Layers::default();
+            t.build(&links);
+            sources_reaching_their_opposite(&mut t, &sources);
+            let with = t.comp.clone();
+            // A stale, longer table from another board must not survive either.
+            t.comp = vec![7; 2000];
+            sources_reaching_their_opposite(&mut t, &[]);
+            assert_eq!(t.comp, with);
+            let p = t.pots.len();
+            assert_eq!(t.comp.len(), 2 * p);
+            for k in 0..p {
+                let dead = t.start[k] == t.start[k + 1];
+                assert_eq!(dead, k >= t.live);
+                assert_eq!(t.comp[k] == u32::MAX, dead);
+                assert_eq!(t.comp[p + k] == u32::MAX, dead);
+                dead_seen += dead as usize;
+            }
+        }
+        assert!(dead_seen > 0);
     }
 
     #[test]
