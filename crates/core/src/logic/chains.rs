@@ -119,6 +119,13 @@ static POP9: [u8; 512] = {
     t
 };
 
+/// The number of candidates in a cell's 9-bit mask, by [`POP9`] (for the other rules too).
+#[inline]
+pub(super) fn count9(m: u16) -> u32 {
+    debug_assert!(m < 512);
+    POP9[m as usize & 0x1FF] as u32
+}
+
 /// Whether a mask has exactly two bits set (without a population count: the build targets
 /// x86-64 without `popcnt`, where `count_ones` on a `u128` is some thirty instructions).
 #[inline]
@@ -792,6 +799,10 @@ thread_local! {
 struct Layers {
     index: Vec<u16>,
     pots: Vec<u16>,
+    /// The number of live candidates (numbered first, see [`Layers::build`]), and the dead
+    /// ones while they are numbered.
+    live: usize,
+    dead: Vec<u16>,
     /// Per potential `id` (`on * p + k`): the potentials it forces (the off potentials an on
     /// one forces, the on potentials an off one forces) are `links[start[id]..start[id + 1]]`.
     start: Vec<u32>,
@@ -800,7 +811,8 @@ struct Layers {
     front: Vec<u64>,
     next: Vec<u64>,
     /// The strongly connected component of each potential (`on * p + k`) in the links, from
-    /// the last [`sources_reaching_their_opposite`].
+    /// the last [`sources_reaching_their_opposite`] (`u32::MAX` for a dead candidate's
+    /// potentials, which are in none).
     comp: Vec<u32>,
     /// The storage of [`sources_reaching_their_opposite`].
     scc: Scc,
@@ -809,43 +821,53 @@ struct Layers {
 /// The storage of [`sources_reaching_their_opposite`], kept from one search to the next.
 #[derive(Default)]
 struct Scc {
-    /// Tarjan's numbering of the potentials (`order`, `low`), the potentials not yet in a
-    /// component (`stack`), and the links still to follow from the potentials being visited
-    /// (`calls`: the potential and its next link).
-    order: Vec<u32>,
-    low: Vec<u32>,
+    /// Per potential: 0 if not yet visited, its visit number while on Tarjan's stack, `DONE`
+    /// plus its component's number once in one.
+    num: Vec<u32>,
+    /// Per potential, 1 + the source whose opposite it is (0 for none).
+    opp_of: Vec<u32>,
+    /// Tarjan's stack of the potentials in no component yet, and per entry the sources whose
+    /// opposite it reaches so far (`acc`, a fixed number of words each).
     stack: Vec<u32>,
-    calls: Vec<(u32, u32)>,
-    /// The potentials of each component: `members[comp_start[c]..comp_start[c + 1]]`.
-    members: Vec<u32>,
-    comp_start: Vec<u32>,
-    /// Per source, its bit (`u32::MAX` for a source that cannot reach its opposite); per
-    /// component, the first bit whose source's opposite it holds (`first`), then per bit the
-    /// next (`next`).
-    bit: Vec<u32>,
-    first: Vec<u32>,
-    next: Vec<u32>,
-    /// Per component from the lowest visited: the set of bits whose opposite it reaches
-    /// (`sets`, a fixed number of words each), and whether that set holds any (`reaches`).
+    acc: Vec<u64>,
+    /// The potentials being visited, with their next link.
+    calls: Vec<Frame>,
+    /// Per component, 1 + the place of its set of sources in `sets`, 0 if the set is empty.
+    set_of: Vec<u32>,
     sets: Vec<u64>,
-    reaches: Vec<bool>,
 }
 
 impl Layers {
-    /// Numbers the candidates of `l` and lists their links (the same links as `expand_xy`).
+    /// Numbers the candidates of `l` and lists their links (the links of `expand_xy`, less
+    /// those between dead candidates, see below).
+    ///
+    /// A candidate with no conjugate and no mate is *dead*: its off potential forces nothing
+    /// and nothing forces its on potential. The live candidates are numbered first
+    /// (`0..live`), then the dead ones, each in cell order.
     fn build(&mut self, l: &Links) {
         let t = self;
         t.index.clear();
         t.index.resize(729, u16::MAX);
         t.pots.clear();
+        t.dead.clear();
         for c in 0..81 {
             let mut m = l.cell_cands[c];
             while m != 0 {
                 let pot = c * 9 + m.trailing_zeros() as usize;
                 m &= m - 1;
-                t.index[pot] = t.pots.len() as u16;
-                t.pots.push(pot as u16);
+                if l.conj_len[pot] > 0 || l.mate[pot] != NONE16 {
+                    t.index[pot] = t.pots.len() as u16;
+                    t.pots.push(pot as u16);
+                } else {
+                    t.dead.push(pot as u16);
+                }
             }
+        }
+        let live_count = t.pots.len();
+        t.live = live_count;
+        for &pot in &t.dead {
+            t.index[pot as usize] = t.pots.len() as u16;
+            t.pots.push(pot);
         }
         let p = t.pots.len() as u16;
         // The tables at their largest (a candidate has at most four links off, at most 8 + 20
@@ -854,39 +876,49 @@ impl Layers {
             t.links.resize(32 * 729, 0);
             t.start.resize(2 * 729 + 1, 0);
         }
-        let (start, links) = (&mut t.start[..], &mut t.links[..]);
+        let (start, links, index) = (&mut t.start[..], &mut t.links[..], &t.index[..]);
         let mut n = 0;
-        // Off potentials (`0..p`): the conjugates, and the cell's other candidate if it has two.
+        // Off potentials (`0..p`): the conjugates, and the cell's other candidate if it has two
+        // (none for a dead candidate).
         for (k, &pot) in t.pots.iter().enumerate() {
             start[k] = n as u32;
             let pi = pot as usize;
             for &q in &l.conj[pi][..l.conj_len[pi] as usize] {
-                links[n] = p + t.index[q as usize];
+                links[n] = p + index[q as usize];
                 n += 1;
             }
             if l.mate[pi] != NONE16 {
-                links[n] = p + t.index[l.mate[pi] as usize];
+                links[n] = p + index[l.mate[pi] as usize];
                 n += 1;
             }
         }
         // On potentials (`p..2p`): the cell's other candidates and the digit's other places
-        // in its houses. A cell's candidates are numbered in a row, so its other candidates
-        // are the numbers around `k`.
+        // in its houses.
+        //
+        // A link from a dead candidate's on potential to another dead candidate's off
+        // potential is left out: it could only be the first link of a path (nothing leads to
+        // its start) and the last (nothing leaves its end), so the whole path, from one
+        // candidate to another's opposite, which is no source's way to its own opposite, no
+        // cycle and no meeting of the side-by-side layers. On the hard boards about half the
+        // links are of this kind.
+        let live = l.live_off(true, true);
         for (k, &pot) in t.pots.iter().enumerate() {
             start[p as usize + k] = n as u32;
             let (c, d) = (pot as usize / 9, pot as usize % 9);
-            let m = l.cell_cands[c];
-            let below = POP9[(m & ((1 << d) - 1)) as usize] as usize;
-            let first = (k - below) as u16;
-            for i in 0..POP9[m as usize & 0x1FF] as u16 {
-                if first + i != k as u16 {
-                    links[n] = first + i;
+            let dead = k >= live_count;
+            let mut m = l.cell_cands[c] & !(1 << d);
+            while m != 0 {
+                let j = index[c * 9 + m.trailing_zeros() as usize];
+                m &= m - 1;
+                // A dead candidate's cell is not bivalue: only its live candidates.
+                if !dead || (j as usize) < live_count {
+                    links[n] = j;
                     n += 1;
                 }
             }
-            let mut m = PEER_MASK[c] & l.cand[d];
+            let mut m = PEER_MASK[c] & l.cand[d] & if dead { live[d] } else { !0 };
             while m != 0 {
-                links[n] = t.index[m.trailing_zeros() as usize * 9 + d];
+                links[n] = index[m.trailing_zeros() as usize * 9 + d];
                 n += 1;
                 m &= m - 1;
             }
@@ -988,221 +1020,225 @@ fn layers_meet(
 /// search (a source meets the opposite of a potential it reached if and only if it reaches its
 /// own opposite, since every link has its contrapositive).
 ///
-/// Two passes. First Tarjan's strongly connected components of the links, numbered in the
-/// order they are completed, which is a topological order with the sinks first: if a
-/// component reaches another, the other has the lower number. So a source can reach its
-/// opposite only if its own component's number is higher than its opposite's; of a candidate's
-/// two potentials at most one is such a source (the two are never in one component: the
-/// board has a solution, and a candidate with a path to its opposite and back would be both
-/// true and false). Then only those sources get a bit, and the components from the lowest of
-/// their opposites' to the highest of their own are visited in that order, each with the set
-/// of those sources whose opposite it reaches (its own, and or'ed from the components it links
-/// to); a source has a path to its opposite if and only if its own component's set holds it.
+/// One pass: Tarjan's strongly connected components of the links, each source a bit, and
+/// each component, as it is completed, the set of the sources whose opposite it reaches: the
+/// bits of the opposites among its members and the sets of the components its members link
+/// to (completed before it: Tarjan completes the components sinks first). While a component
+/// is open, each of its potentials on Tarjan's stack keeps the part it has gathered (its own
+/// bit, the sets of the completed components its links led to), and the component's set is
+/// their union. A source has a path to its opposite if and only if its own component's set
+/// holds it. (A source in its opposite's component, only on a board without a solution, is
+/// reported as reaching it.)
 ///
 /// # Complexity
-/// One pass over the links for the components, one over (part of) them for the sets, with a
-/// few words per link between components (64 sources a word, about half the sources).
+/// One pass over the links, with a few words per link into a completed component whose set
+/// holds some source (64 sources a word).
 fn sources_reaching_their_opposite(t: &mut Layers, sources: &[(u16, bool)]) -> Vec<usize> {
-    strong_components(t);
-    let p = t.pots.len();
+    match sources.len().div_ceil(64) {
+        // Without sources too: the components are needed (`t.comp`).
+        0 | 1 => components_and_sets::<1>(t, sources),
+        2 => components_and_sets::<2>(t, sources),
+        3 | 4 => components_and_sets::<4>(t, sources),
+        5..=8 => components_and_sets::<8>(t, sources),
+        _ => components_and_sets::<{ 1458usize.div_ceil(64) }>(t, sources),
+    }
+}
+
+/// A frame of Tarjan's call stack in [`components_and_sets`]: a potential being visited, its
+/// next link, its lowest reachable visit number so far, its place on the component stack.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    node: u32,
+    link: u32,
+    low: u32,
+    at: u32,
+}
+
+/// `Scc::num` of a potential in a component: this plus the component's number (visit
+/// numbers are below it).
+const DONE: u32 = 1 << 16;
+
+/// [`sources_reaching_their_opposite`] with sets of `W` words (`W * 64` sources at most).
+fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) -> Vec<usize> {
+    debug_assert!(sources.len() <= W * 64);
+    let (p, live) = (t.pots.len(), t.live);
+    let n = 2 * p;
     let Layers {
         index,
+        start,
+        links,
         comp,
         scc: s,
         ..
-    } = &mut *t;
-    let comps = s.comp_start.len() - 1;
-    // Node `on * p + k`: candidate `k` on or off, as in the tables of `Layers`.
+    } = t;
+    // Node `on * p + k`: candidate `k` on or off, as in the tables of `Layers`. The dead
+    // candidates' potentials (`live..p`, `p + live..2p`) are left out of the components: a
+    // dead off potential forces nothing (a link into it only brings the bit of its opposite,
+    // if a source), nothing forces a dead on potential (it only starts paths: see the end).
     let node = |pot: u16, on: bool| on as usize * p + index[pot as usize] as usize;
-    // The sources that may reach their opposite, a bit each, listed by their opposite's
-    // component (`first` per component, `next` per bit).
-    s.bit.clear();
-    s.first.clear();
-    s.first.resize(comps, u32::MAX);
-    s.next.clear();
-    let (mut lo, mut hi) = (usize::MAX, 0);
-    for &(pot, on) in sources {
-        let (own, opp) = (comp[node(pot, on)] as usize, comp[node(pot, !on)] as usize);
-        if own > opp {
-            let b = s.next.len() as u32;
-            s.bit.push(b);
-            s.next.push(s.first[opp]);
-            s.first[opp] = b;
-            lo = lo.min(opp);
-            hi = hi.max(own);
-        } else if own == opp {
-            // Only on a board without a solution.
-            s.bit.push(SAME_COMPONENT);
-        } else {
-            s.bit.push(u32::MAX);
-        }
+    // Per node, 1 + the source whose opposite it is (0 for none).
+    s.opp_of.clear();
+    s.opp_of.resize(n, 0);
+    for (i, &(pot, on)) in sources.iter().enumerate() {
+        s.opp_of[node(pot, !on)] = i as u32 + 1;
     }
-    if s.next.is_empty() {
-        return (0..sources.len())
-            .filter(|&j| s.bit[j] == SAME_COMPONENT)
-            .collect();
+    s.num.clear();
+    s.num.resize(n, 0);
+    // Every live node is put in a component below; the dead ones are in none.
+    comp.resize(n, 0);
+    comp[live..p].fill(u32::MAX);
+    comp[p + live..].fill(u32::MAX);
+    // The stacks and the sets at their largest (one entry per node), without a capacity test.
+    if s.stack.len() < n {
+        s.stack.resize(n, 0);
+        s.calls.resize(n, Frame::default());
+        s.set_of.resize(n, 0);
     }
-    match s.next.len().div_ceil(64) {
-        1 => component_sets::<1>(t, sources, lo, hi),
-        2 => component_sets::<2>(t, sources, lo, hi),
-        3 | 4 => component_sets::<4>(t, sources, lo, hi),
-        5..=8 => component_sets::<8>(t, sources, lo, hi),
-        9..=12 => component_sets::<12>(t, sources, lo, hi),
-        _ => component_sets::<{ 1458usize.div_ceil(64) }>(t, sources, lo, hi),
+    // Written before they are read: an entry's `acc` when it is pushed, `sets[..filled]`.
+    if s.acc.len() < n * W {
+        s.acc.resize(n * W, 0);
+        s.sets.resize(n * W, 0);
     }
-}
-
-/// The bit of a source in its opposite's component (in [`sources_reaching_their_opposite`]).
-const SAME_COMPONENT: u32 = u32::MAX - 1;
-
-/// The second pass of [`sources_reaching_their_opposite`], with sets of `W` words, over the
-/// components `lo..=hi` (a component below `lo` reaches no source's opposite; none above `hi`
-/// holds a source that may reach its opposite).
-fn component_sets<const W: usize>(
-    t: &mut Layers,
-    sources: &[(u16, bool)],
-    lo: usize,
-    hi: usize,
-) -> Vec<usize> {
-    let p = t.pots.len();
-    let Layers {
-        index,
-        start,
-        links,
-        comp,
-        scc: s,
-        ..
-    } = t;
-    s.sets.clear();
-    s.sets.resize((hi + 1 - lo) * W, 0);
-    s.reaches.clear();
-    s.reaches.resize(hi + 1 - lo, false);
-    // The sets as `W`-word arrays, one a component from `lo`.
+    let (acc, _) = s.acc.as_chunks_mut::<W>();
     let (sets, _) = s.sets.as_chunks_mut::<W>();
-    for c in lo..=hi {
-        let mut set = [0u64; W];
-        let mut any = false;
-        let mut b = s.first[c];
-        while b != u32::MAX {
-            set[b as usize / 64] |= 1 << (b % 64);
-            any = true;
-            b = s.next[b as usize];
-        }
-        for &v in &s.members[s.comp_start[c] as usize..s.comp_start[c + 1] as usize] {
-            let v = v as usize;
-            for &q in &links[start[v] as usize..start[v + 1] as usize] {
-                // The components a component links to come before it.
-                let d = comp[q as usize] as usize;
-                // Most components reach no source's opposite: their sets are not read.
-                if d >= lo && d != c && s.reaches[d - lo] {
-                    any = true;
-                    let from = &sets[d - lo];
-                    for x in 0..W {
-                        set[x] |= from[x];
-                    }
-                }
-            }
-        }
-        s.reaches[c - lo] = any;
-        sets[c - lo] = set;
-    }
-    (0..sources.len())
-        .filter(|&j| {
-            let b = s.bit[j];
-            if b == u32::MAX || b == SAME_COMPONENT {
-                return b == SAME_COMPONENT;
-            }
-            let (pot, on) = sources[j];
-            let c = comp[on as usize * p + index[pot as usize] as usize] as usize;
-            s.sets[(c - lo) * W + b as usize / 64] >> (b % 64) & 1 == 1
-        })
-        .collect()
-}
-
-/// Tarjan's strongly connected components of the links of `t`, into `t.comp` (numbered in the
-/// order they are completed, sinks first) and `t.scc` (`members`, component after component,
-/// from `comp_start`).
-fn strong_components(t: &mut Layers) {
-    let n = 2 * t.pots.len();
-    let Layers {
-        start,
-        links,
-        comp,
-        scc: s,
-        ..
-    } = t;
-    const UNSEEN: u32 = u32::MAX;
-    s.order.clear();
-    s.order.resize(n, UNSEEN);
-    s.low.clear();
-    s.low.resize(n, 0);
-    comp.clear();
-    comp.resize(n, u32::MAX);
-    s.members.clear();
-    s.comp_start.clear();
-    // The call and component stacks at their largest, made once, with a count each (the
-    // node being visited, `u` at link `e` of its links up to `end`, is kept out of `calls`).
-    if s.calls.len() < 2 * 729 {
-        s.calls.resize(2 * 729, (0, 0));
-        s.stack.resize(2 * 729, 0);
-    }
-    let (calls, stack) = (&mut s.calls[..], &mut s.stack[..]);
-    let (mut depth, mut sp) = (0, 0);
-    let mut counter = 0u32;
-    for root in 0..n {
-        if s.order[root] != UNSEEN {
+    let (stack, calls, set_of, num) = (
+        &mut s.stack[..],
+        &mut s.calls[..],
+        &mut s.set_of[..],
+        &mut s.num[..],
+    );
+    // The number of non-empty sets (`sets[..filled]`); a component's `set_of` is 1 + its set's
+    // place, or 0 for an empty set.
+    let mut filled = 0;
+    let (mut depth, mut sp, mut counter, mut comps) = (0, 0, 1u32, 0u32);
+    for root in (0..live).chain(p..p + live) {
+        if num[root] != 0 {
             continue;
         }
-        let (mut u, mut e, mut end) = (root, start[root], start[root + 1]);
-        s.order[root] = counter;
-        s.low[root] = counter;
-        counter += 1;
-        stack[sp] = root as u32;
-        sp += 1;
+        let mut f = Frame {
+            node: root as u32,
+            link: start[root],
+            low: counter,
+            at: sp as u32,
+        };
+        macro_rules! enter {
+            ($v:expr) => {{
+                let v: usize = $v;
+                num[v] = counter;
+                counter += 1;
+                stack[sp] = v as u32;
+                let mut own = [0u64; W];
+                let b = s.opp_of[v];
+                if b != 0 {
+                    own[(b - 1) as usize / 64] |= 1 << ((b - 1) % 64);
+                }
+                acc[sp] = own;
+                sp += 1;
+            }};
+        }
+        enter!(root);
+        let mut end = start[root + 1];
         loop {
-            if e < end {
-                let v = links[e as usize] as usize;
-                e += 1;
-                if s.order[v] == UNSEEN {
-                    s.order[v] = counter;
-                    s.low[v] = counter;
-                    counter += 1;
-                    stack[sp] = v as u32;
-                    sp += 1;
-                    calls[depth] = (u as u32, e);
+            if f.link < end {
+                let v = links[f.link as usize] as usize;
+                f.link += 1;
+                if v.wrapping_sub(live) < p - live {
+                    // A dead off potential: the bit of its opposite, if a source.
+                    let b = s.opp_of[v];
+                    if b != 0 {
+                        acc[f.at as usize][(b - 1) as usize / 64] |= 1 << ((b - 1) % 64);
+                    }
+                    continue;
+                }
+                let w = num[v];
+                if w == 0 {
+                    calls[depth] = f;
                     depth += 1;
-                    (u, e, end) = (v, start[v], start[v + 1]);
-                } else if comp[v] == u32::MAX {
+                    f = Frame {
+                        node: v as u32,
+                        link: start[v],
+                        low: counter,
+                        at: sp as u32,
+                    };
+                    end = start[v + 1];
+                    enter!(v);
+                } else if w < DONE {
                     // Seen and in no component yet: on the stack.
-                    s.low[u] = s.low[u].min(s.order[v]);
+                    f.low = f.low.min(w);
+                } else {
+                    let x = set_of[(w - DONE) as usize];
+                    if x != 0 {
+                        let (from, own) = (sets[x as usize - 1], &mut acc[f.at as usize]);
+                        for k in 0..W {
+                            own[k] |= from[k];
+                        }
+                    }
                 }
                 continue;
             }
-            let low = s.low[u];
-            if low == s.order[u] {
-                // `u` roots a component: every component it reaches is done.
-                let id = s.comp_start.len() as u32;
-                s.comp_start.push(s.members.len() as u32);
-                loop {
-                    sp -= 1;
-                    let v = stack[sp];
-                    comp[v as usize] = id;
-                    s.members.push(v);
-                    if v as usize == u {
-                        break;
+            // Done with `f.node`: it roots a component (every component it reaches is done)
+            // or stays on the stack for its parent's.
+            let u = f.node as usize;
+            let mut closed = None;
+            if f.low == num[u] {
+                let id = comps;
+                comps += 1;
+                let mut set = [0u64; W];
+                for i in f.at as usize..sp {
+                    let v = stack[i] as usize;
+                    num[v] = DONE + id;
+                    comp[v] = id;
+                    for k in 0..W {
+                        set[k] |= acc[i][k];
                     }
+                }
+                sp = f.at as usize;
+                if set != [0; W] {
+                    sets[filled] = set;
+                    filled += 1;
+                    set_of[id as usize] = filled as u32;
+                    closed = Some(filled - 1);
+                } else {
+                    set_of[id as usize] = 0;
                 }
             }
             if depth == 0 {
                 break;
             }
             depth -= 1;
-            let (parent, pe) = calls[depth];
-            (u, e, end) = (parent as usize, pe, start[parent as usize + 1]);
-            s.low[u] = s.low[u].min(low);
+            let (child_low, child_done) = (f.low, num[u] >= DONE);
+            f = calls[depth];
+            end = start[f.node as usize + 1];
+            if let Some(x) = closed {
+                let (from, own) = (sets[x], &mut acc[f.at as usize]);
+                for k in 0..W {
+                    own[k] |= from[k];
+                }
+            } else if !child_done {
+                f.low = f.low.min(child_low);
+            }
         }
     }
-    s.comp_start.push(s.members.len() as u32);
+    // A dead on potential reaches what the potentials it forces reach; a dead off potential
+    // forces nothing.
+    let holds = |v: usize, i: usize| {
+        let x = set_of[comp[v] as usize];
+        x != 0 && sets[x as usize - 1][i / 64] >> (i % 64) & 1 == 1
+    };
+    (0..sources.len())
+        .filter(|&i| {
+            let (pot, on) = sources[i];
+            let v = node(pot, on);
+            if v < live || (p..p + live).contains(&v) {
+                holds(v, i)
+            } else if on {
+                let (a, b) = (start[v] as usize, start[v + 1] as usize);
+                links[a..b].iter().any(|&q| holds(q as usize, i))
+            } else {
+                false
+            }
+        })
+        .collect()
 }
 
 /// Per candidate (cell * 9 + digit), whether a cycle through its on potential could remove
@@ -1215,7 +1251,10 @@ fn cycle_sources(t: &Layers) -> Vec<bool> {
     // The components with two potentials or more (only those hold a loop), numbered densely.
     let mut size = vec![0u16; 2 * p];
     for &c in comp {
-        size[c as usize] += 1;
+        // The dead candidates' potentials are in no component.
+        if c != u32::MAX {
+            size[c as usize] += 1;
+        }
     }
     let mut dense = vec![u32::MAX; 2 * p];
     let mut n = 0;
@@ -1225,6 +1264,13 @@ fn cycle_sources(t: &Layers) -> Vec<bool> {
             n += 1;
         }
     }
+    let dense_of = |c: u32| {
+        if c == u32::MAX {
+            u32::MAX
+        } else {
+            dense[c as usize]
+        }
+    };
     // Per such component and digit: the cells that see an on potential of it, an off one.
     let mut sees = vec![[[0u128; 9]; 2]; n as usize];
     let mut cand = [0u128; 9];
@@ -1233,7 +1279,7 @@ fn cycle_sources(t: &Layers) -> Vec<bool> {
         let pot = t.pots[k] as usize;
         let (c, d) = (pot / 9, pot % 9);
         cand[d] |= 1 << c;
-        let x = dense[comp[node] as usize];
+        let x = dense_of(comp[node]);
         if x != u32::MAX {
             sees[x as usize][on as usize][d] |= PEER_MASK[c];
         }
@@ -1244,7 +1290,7 @@ fn cycle_sources(t: &Layers) -> Vec<bool> {
         .collect();
     let mut out = vec![false; 729];
     for k in 0..p {
-        let x = dense[comp[p + k] as usize];
+        let x = dense_of(comp[p + k]);
         out[t.pots[k] as usize] = x != u32::MAX && useful[x as usize];
     }
     out
@@ -1307,7 +1353,7 @@ fn chunk_meets_in<const W: usize>(
     end_layer: u32,
 ) -> Option<(u32, Block)> {
     debug_assert!(part.len() <= W * 64);
-    let p = t.pots.len();
+    let (p, live_count) = (t.pots.len(), t.live);
     for table in [&mut t.seen, &mut t.front, &mut t.next] {
         table.clear();
         table.resize(2 * p * W, 0);
@@ -1337,8 +1383,10 @@ fn chunk_meets_in<const W: usize>(
             seen,
             ..
         } = &mut *t;
-        // On potentials force off ones, off potentials on ones.
-        for j in 0..2 * p {
+        // On potentials force off ones, off potentials on ones. A dead off potential forces
+        // nothing (`live_count..p`), a dead on potential is in the first layer only.
+        let on_end = if k == 0 { 2 * p } else { p + live_count };
+        for j in (0..live_count).chain(p..on_end) {
             let f: [u64; W] = set(front, j);
             if f == [0; W] {
                 continue;
@@ -1351,10 +1399,14 @@ fn chunk_meets_in<const W: usize>(
                 }
             }
         }
+        if k == 0 {
+            front[(p + live_count) * W..2 * p * W].fill(0);
+        }
         k += 1;
         let mut live = 0u64;
         let mut met = [0u64; BLOCK_SOURCES / 64];
-        for id in 0..2 * p {
+        // Nothing forces a dead on potential: nothing new there.
+        for id in 0..p + live_count {
             let opp = if id < p { id + p } else { id - p };
             let (nx, sn): ([u64; W], [u64; W]) = (set(next, id), set(seen, opp));
             next[id * W..id * W + W].fill(0);
@@ -2280,6 +2332,36 @@ mod tests {
             "{found} of {}",
             boards.len()
         );
+    }
+
+    #[test]
+    fn components_are_made_without_sources_too() {
+        // `cycle_sources` reads the components of the last pass: a pass without sources makes
+        // them all the same (the same as with sources), and puts only the dead candidates'
+        // potentials in none.
+        let mut dead_seen = 0;
+        for board in super::super::extreme_chain_boards(2) {
+            let links = Links::new(&board);
+            let sources = xy_sources(&board, &links);
+            let mut t = Layers::default();
+            t.build(&links);
+            sources_reaching_their_opposite(&mut t, &sources);
+            let with = t.comp.clone();
+            // A stale, longer table from another board must not survive either.
+            t.comp = vec![7; 2000];
+            sources_reaching_their_opposite(&mut t, &[]);
+            assert_eq!(t.comp, with);
+            let p = t.pots.len();
+            assert_eq!(t.comp.len(), 2 * p);
+            for k in 0..p {
+                let dead = t.start[k] == t.start[k + 1];
+                assert_eq!(dead, k >= t.live);
+                assert_eq!(t.comp[k] == u32::MAX, dead);
+                assert_eq!(t.comp[p + k] == u32::MAX, dead);
+                dead_seen += dead as usize;
+            }
+        }
+        assert!(dead_seen > 0);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (or rows) together; those cover lines lose the digit outside the base lines. X-Wing (n = 2,
 //! 3.2), Swordfish (3, 3.8), Jellyfish (4, 5.2).
 
+use super::chains::count9;
 use super::subsets::{small_unions, Picked, Quiet, FISH};
 use super::{bits, cell, digit, house, Board, Figure, Link, Places, Rating, Step};
 use crate::bitset::{Cell, Digit};
@@ -26,7 +27,7 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
             let lines: [u16; 9] =
                 std::array::from_fn(|k| places[if rows_base { k } else { 9 + k }][d]);
             let picked = Picked::new(|k| {
-                let n = lines[k].count_ones() as usize;
+                let n = count9(lines[k]) as usize;
                 (n >= 2 && n <= degree).then_some(lines[k])
             });
             let usable = picked.items();
@@ -34,7 +35,7 @@ pub(crate) fn fish_in(board: &Board, places: &Places, degree: usize) -> Option<S
             // already too wide is dropped with all its extensions: most are not fish (this runs
             // at every step that reaches fish, `benches/logic.rs`).
             let found = small_unions(picked.masks(), degree, |pick, cover| {
-                if cover.count_ones() as usize != degree {
+                if count9(cover) as usize != degree {
                     return None;
                 }
                 let base: Vec<usize> = bits(pick).map(|k| usable[k]).collect();

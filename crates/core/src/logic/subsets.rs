@@ -4,6 +4,7 @@
 //! triple 4.0, quad 5.4). A direct hidden set (pair 2.0, triple 2.5) is one whose eliminations
 //! leave a hidden single in the same house; it places that digit.
 
+use super::chains::count9;
 use super::{bits, cell, digit, house, Board, Places, Rating, Step, HOUSE_CELLS, SE_BCR};
 use crate::bitset::{Cell, Digit};
 
@@ -69,7 +70,7 @@ pub(crate) fn small_unions<T>(
         }
         for i in start..=masks.len() - left {
             let u = union | masks[i];
-            if u.count_ones() as usize > k {
+            if count9(u) as usize > k {
                 continue;
             }
             if let Some(t) = go(masks, i + 1, k, left - 1, pick | 1 << i, u, f) {
@@ -243,14 +244,14 @@ pub(crate) fn hidden_sets(
         // combinations of those keep SE's order (increasing digits).
         let picked = Picked::new(|d| {
             (1..=degree as u32)
-                .contains(&pos[d].count_ones())
+                .contains(&count9(pos[d]))
                 .then_some(pos[d])
         });
         let usable = picked.items();
         // `Some(None)`: the first plain set, when that is all the search is for.
         let found = small_unions(picked.masks(), degree, |pick, union| {
             let digits = bits(pick).fold(0u16, |m, k| m | 1 << usable[k]);
-            if union.count_ones() as usize != degree {
+            if count9(union) as usize != degree {
                 return None;
             }
             // Most sets remove nothing, or leave no single: both are tested before anything
@@ -269,7 +270,7 @@ pub(crate) fn hidden_sets(
                 return None;
             }
             for d in bits(0x1FF & !digits) {
-                if pos[d].count_ones() > 1 && (pos[d] & !union).count_ones() == 1 {
+                if count9(pos[d]) > 1 && count9(pos[d] & !union) == 1 {
                     let c = HOUSE_CELLS[h][(pos[d] & !union).trailing_zeros() as usize] as usize;
                     let set = HiddenSet { h, digits, union };
                     return Some(Some(direct_step(board, degree, set, c, d)));
@@ -396,13 +397,13 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Step> {
         // Cells of the house with 2..=degree candidates.
         let picked = Picked::new(|k| {
             let m = board.cands[HOUSE_CELLS[h][k] as usize];
-            let n = m.count_ones() as usize;
+            let n = count9(m) as usize;
             (n >= 2 && n <= degree).then_some(m)
         });
         let candidates: [usize; 9] =
             std::array::from_fn(|i| HOUSE_CELLS[h][picked.items[i]] as usize);
         let found = small_unions(picked.masks(), degree, |pick, union| {
-            if union.count_ones() as usize != degree {
+            if count9(union) as usize != degree {
                 return None;
             }
             // The chosen cells, as a mask over the house.

@@ -2,6 +2,7 @@
 //! cell that sees both pincers loses z. XYZ-Wing (4.4): the pivot is {x, y, z}, and the cells
 //! that lose z must also see the pivot.
 
+use super::chains::count9;
 use super::{cell, digit, Board, Rating, Step, PEER_MASK};
 use crate::bitset::{Cell, Digit};
 
@@ -10,11 +11,11 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
     let pivot_size = if xyz { 3 } else { 2 };
     // Cells with two candidates: the possible pincers.
     let bivalue = (0..81).fold(0u128, |m, c| {
-        m | u128::from(board.cands[c].count_ones() == 2) << c
+        m | u128::from(count9(board.cands[c]) == 2) << c
     });
     for p in 0..81 {
         let pc = board.cands[p];
-        if pc.count_ones() != pivot_size {
+        if count9(pc) != pivot_size {
             continue;
         }
         // The possible pincers, in order, on the stack (this runs at most steps of a hard
@@ -30,7 +31,7 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
             let fits = if xyz {
                 m & pc == m
             } else {
-                (m & pc).count_ones() == 1
+                count9(m & pc) == 1
             };
             if fits {
                 wings[n] = c;
@@ -45,7 +46,7 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                     continue;
                 }
                 let z = ma & mb;
-                if z.count_ones() != 1 {
+                if count9(z) != 1 {
                     continue;
                 }
                 if xyz {
@@ -62,12 +63,20 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Step> {
                 if xyz {
                     seeing &= PEER_MASK[p];
                 }
-                let elims: Vec<(Cell, Digit)> = (0..81)
-                    .filter(|&c| seeing >> c & 1 == 1 && board.cands[c] & z != 0)
-                    .map(|c| (cell(c), digit(zd)))
-                    .collect();
-                if elims.is_empty() {
+                // Those cells in increasing order, as a mask (most pairs remove nothing).
+                let mut holding = 0u128;
+                while seeing != 0 {
+                    let c = seeing.trailing_zeros() as usize;
+                    seeing &= seeing - 1;
+                    holding |= u128::from(board.cands[c] & z != 0) << c;
+                }
+                if holding == 0 {
                     continue;
+                }
+                let mut elims: Vec<(Cell, Digit)> = Vec::new();
+                while holding != 0 {
+                    elims.push((cell(holding.trailing_zeros() as usize), digit(zd)));
+                    holding &= holding - 1;
                 }
                 let (technique, rating) = if xyz {
                     ("XYZ-Wing", 44)
