@@ -34,7 +34,6 @@
 //! those that read a candidate gone since (`Kept`; docs/logic.md, "Speed, seventh round").
 
 use std::cell::{Cell as Flag, RefCell};
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::{bits, cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS};
@@ -580,15 +579,32 @@ struct Engine<'a> {
     scratch: RefCell<Scratch>,
 }
 
-/// The queues of a propagation, and the potentials made by its current link, each with its
-/// parents (a range of `par`) and its cause.
+/// The queues of a propagation: the on and off potentials to follow, in the order made.
 #[derive(Default)]
 struct Scratch {
-    pend_on: VecDeque<Id>,
-    pend_off: VecDeque<Id>,
-    made: Vec<(Id, u16, u16, u8)>,
-    par: Vec<Id>,
+    pend_on: Vec<Id>,
+    pend_off: Vec<Id>,
 }
+
+/// Each cell's houses in SE's link order (box, row, column), each with the cell's index in it
+/// (its bit in a house's places).
+static SE_HOUSES: [[(u8, u8); 3]; 81] = {
+    let mut t = [[(0u8, 0u8); 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, k) = (c / 9, c % 9);
+        t[c] = [
+            (
+                (18 + (r / 3) * 3 + k / 3) as u8,
+                ((r % 3) * 3 + k % 3) as u8,
+            ),
+            (r as u8, k as u8),
+            ((9 + k) as u8, r as u8),
+        ];
+        c += 1;
+    }
+    t
+};
 
 /// Each cell's peers in SE's link order: its box, then the rest of its row, then the rest of
 /// its column.
@@ -608,6 +624,44 @@ static SE_PEERS: std::sync::LazyLock<[[u8; 20]; 81]> = std::sync::LazyLock::new(
     })
 });
 
+/// Applies the link "`p` implies off potential `q`" in [`Engine::propagate`]: nothing if `q`
+/// is made already (its opposite is not: the propagation stops when both are), the
+/// contradiction if its opposite is (returns true), else `q` is made and queued.
+#[inline(always)]
+fn link_off(out: &mut Outcome, pend_off: &mut Vec<Id>, p: Id, q: Id) -> bool {
+    if out.contains(q) {
+        return false;
+    }
+    let conj = q | 1;
+    if out.contains(conj) {
+        out.absurd = Some([
+            (conj, out.parents(conj).to_vec(), out.cause(conj)),
+            (q, vec![p], CAUSE_NONE),
+        ]);
+        return true;
+    }
+    out.add_full(q, &[p], CAUSE_NONE, None);
+    pend_off.push(q);
+    false
+}
+
+/// Applies the link "`par` imply on potential `q`" (not made yet) in [`Engine::propagate`]:
+/// the contradiction if its opposite is made (returns true), else `q` is made and queued.
+#[inline(always)]
+fn link_on(out: &mut Outcome, pend_on: &mut Vec<Id>, q: Id, par: &[Id], cause: u8) -> bool {
+    let conj = q & !1;
+    if out.contains(conj) {
+        out.absurd = Some([
+            (q, par.to_vec(), cause),
+            (conj, out.parents(conj).to_vec(), CAUSE_NONE),
+        ]);
+        return true;
+    }
+    out.add_full(q, par, cause, None);
+    pend_on.push(q);
+    false
+}
+
 impl Engine<'_> {
     /// SE's `doChaining`: completes `out` (holding the assumptions) with every implied
     /// potential; stops at the first contradiction, recorded in `out.absurd`.
@@ -622,17 +676,15 @@ impl Engine<'_> {
         let mut cur_pos = self.orig_pos;
         let y = !self.mode.nishio();
         let dynamic = self.mode.dynamic();
-        // The queues and buffers of this engine's propagations, reused (a propagation does not
-        // start another of the same engine: inner searches have their own engines).
+        // The queues of this engine's propagations, reused (a propagation does not start
+        // another of the same engine: inner searches have their own engines). Each potential
+        // is queued at most once, so the queues are never popped: `on_at` and `off_at` are
+        // where they are read.
         let mut scratch = self.scratch.borrow_mut();
-        let Scratch {
-            pend_on,
-            pend_off,
-            made,
-            par,
-        } = &mut *scratch;
+        let Scratch { pend_on, pend_off } = &mut *scratch;
         pend_on.clear();
         pend_off.clear();
+        let (mut on_at, mut off_at) = (0, 0);
         if resume {
             // Every off potential was processed before the stall, so each is off the
             // working grid (dynamic searches only resume).
@@ -640,8 +692,8 @@ impl Engine<'_> {
                 let (c, d) = (id_cell(p), id_digit(p));
                 if cur[c] >> d & 1 == 1 {
                     cur[c] &= !(1 << d);
-                    for &h in &CELL_HOUSES[c] {
-                        cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
+                    for &(h, at) in &SE_HOUSES[c] {
+                        cur_pos[h as usize][d] &= !(1 << at);
                     }
                 }
             }
@@ -650,84 +702,78 @@ impl Engine<'_> {
             pend_off.extend(out.offs());
         }
         loop {
-            made.clear();
-            par.clear();
-            if let Some(p) = pend_on.pop_front() {
+            if let Some(&p) = pend_on.get(on_at) {
+                on_at += 1;
+                // "c is d" turns off the cell's other candidates, then the digit's places
+                // among the cell's peers (SE's order). Each link is applied as it is found:
+                // the links read only the working grid, which an on potential leaves as it
+                // is, so this is the order of making them all first and applying them
+                // after. A potential already made is left (its opposite is not made: the
+                // propagation stops when both are), and one whose opposite is made is the
+                // contradiction.
                 let (c, d) = (id_cell(p), id_digit(p));
-                par.push(p);
                 if y {
                     for v in bits(cur[c] & !(1 << d)) {
-                        made.push((id(c, v, false), 0, 1, CAUSE_NONE));
+                        if link_off(out, pend_off, p, id(c, v, false)) {
+                            return;
+                        }
                     }
                 }
                 for &o in SE_PEERS[c].iter() {
                     let o = o as usize;
-                    if cur[o] >> d & 1 == 1 {
-                        made.push((id(o, d, false), 0, 1, CAUSE_NONE));
-                    }
-                }
-                for &(q, s0, n, _) in made.iter() {
-                    let ps = &par[s0 as usize..(s0 + n) as usize];
-                    let conj = q | 1;
-                    if out.contains(conj) {
-                        out.absurd = Some([
-                            (conj, out.parents(conj).to_vec(), out.cause(conj)),
-                            (q, ps.to_vec(), CAUSE_NONE),
-                        ]);
+                    if cur[o] >> d & 1 == 1 && link_off(out, pend_off, p, id(o, d, false)) {
                         return;
                     }
-                    if !out.contains(q) {
-                        out.add(q, ps);
-                        pend_off.push_back(q);
-                    }
                 }
-            } else if let Some(p) = pend_off.pop_front() {
+            } else if let Some(&p) = pend_off.get(off_at) {
+                off_at += 1;
+                // "c is not d" turns on the cell's last candidate, then the digit's last
+                // place in each of its houses (box, row, column), each with the removals
+                // that made it the last as hidden parents. Applied as found, as above (the
+                // working grid loses "c is d" only after all are found).
                 let (c, d) = (id_cell(p), id_digit(p));
+                let mut par = [0 as Id; 9];
                 if y && cur[c].count_ones() == 2 && cur[c] >> d & 1 == 1 {
                     let v = (cur[c] & !(1 << d)).trailing_zeros() as usize;
-                    let s0 = par.len() as u16;
-                    par.push(p);
-                    for w in bits(orig[c] & !cur[c]) {
-                        par.push(id(c, w, false));
+                    let q = id(c, v, true);
+                    if !out.contains(q) {
+                        par[0] = p;
+                        let mut n = 1;
+                        for w in bits(orig[c] & !cur[c]) {
+                            par[n] = id(c, w, false);
+                            n += 1;
+                        }
+                        if link_on(out, pend_on, q, &par[..n], CAUSE_CELL) {
+                            return;
+                        }
                     }
-                    made.push((id(c, v, true), s0, par.len() as u16 - s0, CAUSE_CELL));
                 }
-                for h in regions(c) {
+                for &(h, at) in &SE_HOUSES[c] {
+                    let h = h as usize;
                     let pos = cur_pos[h][d];
-                    let at = index_in(h, c);
                     if pos.count_ones() == 2 && pos >> at & 1 == 1 {
                         let k = (pos & !(1 << at)).trailing_zeros() as usize;
                         let o = HOUSE_CELLS[h][k] as usize;
                         let q = id(o, d, true);
-                        if !made.iter().any(|m| m.0 == q) {
-                            let s0 = par.len() as u16;
-                            par.push(p);
-                            for k2 in bits(self.orig_pos[h][d] & !pos) {
-                                par.push(id(HOUSE_CELLS[h][k2] as usize, d, false));
-                            }
-                            made.push((q, s0, par.len() as u16 - s0, CAUSE_HOUSE + h as u8));
+                        // Made already, by this link through another house or before.
+                        if out.contains(q) {
+                            continue;
+                        }
+                        par[0] = p;
+                        let mut n = 1;
+                        for k2 in bits(self.orig_pos[h][d] & !pos) {
+                            par[n] = id(HOUSE_CELLS[h][k2] as usize, d, false);
+                            n += 1;
+                        }
+                        if link_on(out, pend_on, q, &par[..n], CAUSE_HOUSE + h as u8) {
+                            return;
                         }
                     }
                 }
                 if dynamic && cur[c] >> d & 1 == 1 {
                     cur[c] &= !(1 << d);
-                    for &h in &CELL_HOUSES[c] {
-                        cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
-                    }
-                }
-                for &(q, s0, n, cause) in made.iter() {
-                    let ps = &par[s0 as usize..(s0 + n) as usize];
-                    let conj = q & !1;
-                    if out.contains(conj) {
-                        out.absurd = Some([
-                            (q, ps.to_vec(), cause),
-                            (conj, out.parents(conj).to_vec(), CAUSE_NONE),
-                        ]);
-                        return;
-                    }
-                    if !out.contains(q) {
-                        out.add_full(q, ps, cause, None);
-                        pend_on.push_back(q);
+                    for &(h, at) in &SE_HOUSES[c] {
+                        cur_pos[h as usize][d] &= !(1 << at);
                     }
                 }
             } else {
@@ -755,7 +801,7 @@ impl Engine<'_> {
                         if !out.contains(q) {
                             // The removal also turns off the candidate in the working grid.
                             out.add_full(q, &ps, CAUSE_NONE, nest);
-                            pend_off.push_back(q);
+                            pend_off.push(q);
                             any = true;
                         }
                     }
@@ -963,16 +1009,6 @@ fn advanced_offs(
         }
     }
     out
-}
-
-/// The place of cell `c` in house `h` (which must hold it).
-#[inline]
-fn index_in(h: usize, c: usize) -> usize {
-    match h {
-        0..=8 => c % 9,
-        9..=17 => c / 9,
-        _ => (c / 9 % 3) * 3 + c % 3,
-    }
 }
 
 /// A found forcing chain before it becomes a step.
