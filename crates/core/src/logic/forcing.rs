@@ -286,6 +286,20 @@ impl Outcome {
         self.add_full(i, parents, CAUSE_NONE, None);
     }
 
+    /// [`Outcome::add`] with one parent, the propagation's every on → off link: inlined there.
+    #[inline(always)]
+    fn add_one(&mut self, i: Id, parent: Id) {
+        self.slot[i as usize] = self.nodes.len() as u16;
+        self.nodes.push(Node {
+            id: i,
+            start: self.pool.len() as u32,
+            n: 1,
+            cause: CAUSE_NONE,
+            nest: ABSENT,
+        });
+        self.pool.push(parent);
+    }
+
     fn add_full(&mut self, i: Id, parents: &[Id], cause: u8, nest: Option<Nest>) {
         self.slot[i as usize] = self.nodes.len() as u16;
         let nest = match nest {
@@ -640,7 +654,7 @@ fn link_off(out: &mut Outcome, pend_off: &mut Vec<Id>, p: Id, q: Id) -> bool {
         ]);
         return true;
     }
-    out.add_full(q, &[p], CAUSE_NONE, None);
+    out.add_one(q, p);
     pend_off.push(q);
     false
 }
