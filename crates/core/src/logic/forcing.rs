@@ -1978,12 +1978,18 @@ impl Run<'_> {
     /// Adds "c is not d" found in round r, and the on potentials it completes.
     #[inline(always)]
     fn add_off<const Y: bool, const DYNAMIC: bool>(&mut self, c: usize, d: usize, r: u8) {
+        if self.off[d] & cell_bit(c) != 0 {
+            return;
+        }
+        self.add_new_off::<Y, DYNAMIC>(c, d, r);
+    }
+
+    /// [`Run::add_off`] for a potential not yet made.
+    #[inline(always)]
+    fn add_new_off<const Y: bool, const DYNAMIC: bool>(&mut self, c: usize, d: usize, r: u8) {
         let (y, dynamic) = (Y, DYNAMIC);
         let (orig, places, counts) = (self.orig, self.places, self.counts);
         let bit = cell_bit(c);
-        if self.off[d] & bit != 0 {
-            return;
-        }
         self.off[d] |= bit;
         let i = id(c, d, false);
         self.rounds[i as usize] = r;
@@ -2280,11 +2286,12 @@ impl Closures {
                     run.add_off::<Y, DYNAMIC>(c, v, next);
                 }
             }
+            // None of these is made yet, and making them makes no other off potential of `d`.
             let mut m = super::PEER_MASK[c] & places[d] & !run.off[d];
             while m != 0 {
                 let o = m.trailing_zeros() as usize;
                 m &= m - 1;
-                run.add_off::<Y, DYNAMIC>(o, d, next);
+                run.add_new_off::<Y, DYNAMIC>(o, d, next);
             }
         }
         // A conflict not yet found has a potential of round `cut + 1` or later.
