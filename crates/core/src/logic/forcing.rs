@@ -1922,6 +1922,8 @@ struct Closures {
     slot: usize,
     kept: Kept,
     queue: Vec<(Id, u8)>,
+    /// The queue of [`Closures::make`] (see [`Run::queue`]).
+    fifo: Box<[(Id, u8); 729]>,
     /// The working grid of the closure being made (dynamic modes: its candidates with Y-links,
     /// its places per house), copied from `orig` and `counts` only where the mode reads it.
     cur: [u16; 81],
@@ -1975,8 +1977,10 @@ struct Run<'a> {
     left: &'a mut [[u8; 9]; 27],
     conflict: u32,
     rounds: &'a mut [u8],
-    /// The on potentials to follow, with their rounds.
-    queue: &'a mut Vec<(Id, u8)>,
+    /// The on potentials to follow, with their rounds: the first `queued` of `queue` (each on
+    /// potential is queued at most once, so 729 entries are enough).
+    queue: &'a mut [(Id, u8); 729],
+    queued: usize,
     orig: &'a [u16; 81],
     places: &'a [u128; 9],
     counts: &'a [[u8; 9]; 27],
@@ -2049,7 +2053,8 @@ impl Run<'_> {
             let lb = r as u32 + self.rounds[i as usize - 1] as u32 + 2;
             self.conflict = self.conflict.min(lb);
         }
-        self.queue.push((i, r));
+        self.queue[self.queued] = (i, r);
+        self.queued += 1;
     }
 }
 
@@ -2088,6 +2093,7 @@ impl Closures {
             slot,
             kept,
             queue: Vec::with_capacity(256),
+            fifo: Box::new([(0, 0); 729]),
             cur: [0; 81],
             left: [[0; 9]; 27],
         }
@@ -2229,7 +2235,6 @@ impl Closures {
         let y = Y;
         let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
         let base = a as usize * 1458;
-        self.queue.clear();
         let closure = &mut self.kept.closures[a as usize];
         closure.on = [0; 9];
         closure.off = [0; 9];
@@ -2247,7 +2252,8 @@ impl Closures {
             left: &mut self.left,
             conflict: u32::MAX,
             rounds: &mut self.kept.rounds[base..base + 1458],
-            queue: &mut self.queue,
+            queue: &mut self.fifo,
+            queued: 0,
             orig,
             places,
             counts,
@@ -2261,7 +2267,7 @@ impl Closures {
         }
         let mut k = 0;
         let mut cut = None;
-        while k < run.queue.len() {
+        while k < run.queued {
             let (p, r) = run.queue[k];
             k += 1;
             let (c, d) = (id_cell(p), id_digit(p));
@@ -2298,13 +2304,17 @@ impl Closures {
             // By 64-bit halves: a 128-bit trailing-zero count and decrement cost a few
             // instructions more each.
             let m = super::PEER_MASK[c] & places[d] & !run.off[d];
-            for (half, at) in [(m as u64, 0), ((m >> 64) as u64, 64)] {
-                let mut half = half;
-                while half != 0 {
-                    let o = at + half.trailing_zeros() as usize;
-                    half &= half - 1;
-                    run.add_new_off::<Y, DYNAMIC>(o, d, next);
-                }
+            let mut low = m as u64;
+            while low != 0 {
+                let o = low.trailing_zeros() as usize;
+                low &= low - 1;
+                run.add_new_off::<Y, DYNAMIC>(o, d, next);
+            }
+            let mut high = (m >> 64) as u64;
+            while high != 0 {
+                let o = 64 + high.trailing_zeros() as usize;
+                high &= high - 1;
+                run.add_new_off::<Y, DYNAMIC>(o, d, next);
             }
         }
         // A conflict not yet found has a potential of round `cut + 1` or later.
