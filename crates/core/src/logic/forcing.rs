@@ -2693,6 +2693,7 @@ pub(crate) type PotId = Id;
 mod tests {
     use super::*;
     use crate::Puzzle;
+    use std::collections::VecDeque;
 
     /// A puzzle of the forum's hardest list (HardestDatabase110626), rated 10.3/1.2/1.2 by SE
     /// 1.2.1, after its first three steps: SE's next step is "Region Forcing Chains: 5 in row
@@ -3047,6 +3048,150 @@ mod tests {
             }
         }
         assert!(rejected > 100 && passed > 100, "{rejected} {passed}");
+    }
+
+    /// The propagation as the eighth round wrote it (below level 1, from the assumption): each
+    /// potential's links collected first, then applied in order, the houses' places tested
+    /// with `count_ones`. [`Engine::propagate`] must give the same nodes, in the same order,
+    /// with the same parents and causes, and the same contradiction.
+    fn reference_propagation(board: &Board, mode: Mode, a: Id) -> Outcome {
+        let orig = &board.cands;
+        let mut cur = *orig;
+        let mut cur_pos: [[u16; 9]; 27] =
+            std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d)));
+        let orig_pos = cur_pos;
+        let (y, dynamic) = (!mode.nishio(), mode.dynamic());
+        let place = |h: usize, c: usize| HOUSE_CELLS[h].iter().position(|&o| o as usize == c);
+        let mut out = Outcome::new();
+        out.add(a, &[]);
+        let mut pend_on: VecDeque<Id> = out.ons().collect();
+        let mut pend_off: VecDeque<Id> = out.offs().collect();
+        loop {
+            let mut made: Vec<(Id, Vec<Id>, u8)> = Vec::new();
+            if let Some(p) = pend_on.pop_front() {
+                let (c, d) = (id_cell(p), id_digit(p));
+                if y {
+                    for v in bits(cur[c] & !(1 << d)) {
+                        made.push((id(c, v, false), vec![p], CAUSE_NONE));
+                    }
+                }
+                for &o in SE_PEERS[c].iter() {
+                    if cur[o as usize] >> d & 1 == 1 {
+                        made.push((id(o as usize, d, false), vec![p], CAUSE_NONE));
+                    }
+                }
+                for (q, ps, _) in made {
+                    if out.contains(q | 1) {
+                        let conj = q | 1;
+                        out.absurd = Some([
+                            (conj, out.parents(conj).to_vec(), out.cause(conj)),
+                            (q, ps, CAUSE_NONE),
+                        ]);
+                        return out;
+                    }
+                    if !out.contains(q) {
+                        out.add(q, &ps);
+                        pend_off.push_back(q);
+                    }
+                }
+            } else if let Some(p) = pend_off.pop_front() {
+                let (c, d) = (id_cell(p), id_digit(p));
+                if y && cur[c].count_ones() == 2 && cur[c] >> d & 1 == 1 {
+                    let v = (cur[c] & !(1 << d)).trailing_zeros() as usize;
+                    let mut ps = vec![p];
+                    ps.extend(bits(orig[c] & !cur[c]).map(|w| id(c, w, false)));
+                    made.push((id(c, v, true), ps, CAUSE_CELL));
+                }
+                for h in regions(c) {
+                    let pos = cur_pos[h][d];
+                    let at = place(h, c).unwrap();
+                    if pos.count_ones() == 2 && pos >> at & 1 == 1 {
+                        let k = (pos & !(1 << at)).trailing_zeros() as usize;
+                        let q = id(HOUSE_CELLS[h][k] as usize, d, true);
+                        if !made.iter().any(|m| m.0 == q) {
+                            let mut ps = vec![p];
+                            ps.extend(
+                                bits(orig_pos[h][d] & !pos)
+                                    .map(|k2| id(HOUSE_CELLS[h][k2] as usize, d, false)),
+                            );
+                            made.push((q, ps, CAUSE_HOUSE + h as u8));
+                        }
+                    }
+                }
+                if dynamic && cur[c] >> d & 1 == 1 {
+                    cur[c] &= !(1 << d);
+                    for &h in &CELL_HOUSES[c] {
+                        cur_pos[h as usize][d] &= !(1 << place(h as usize, c).unwrap());
+                    }
+                }
+                for (q, ps, cause) in made {
+                    let conj = q & !1;
+                    if out.contains(conj) {
+                        out.absurd = Some([
+                            (q, ps, cause),
+                            (conj, out.parents(conj).to_vec(), CAUSE_NONE),
+                        ]);
+                        return out;
+                    }
+                    if !out.contains(q) {
+                        out.add_full(q, &ps, cause, None);
+                        pend_on.push_back(q);
+                    }
+                }
+            } else {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn propagation_applies_links_as_the_reference_does() {
+        // Every assumption of every chain board, in the three modes below level 1: the same
+        // nodes in the same order, parents, causes and contradiction as the reference.
+        let budget = Budget::unlimited();
+        let mut compared = 0;
+        let mut absurd = 0;
+        for b in chain_boards() {
+            for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
+                let engine = engine(&b, mode, false, &budget);
+                assert_eq!(engine.orig_pos, b.places());
+                for c in 0..81 {
+                    if b.values[c] != 0 {
+                        continue;
+                    }
+                    for d in bits(b.cands[c]) {
+                        for a in [id(c, d, true), id(c, d, false)] {
+                            let got = engine.assume(a);
+                            let want = reference_propagation(&b, mode, a);
+                            assert_eq!(got.nodes.len(), want.nodes.len(), "{mode:?} {a}");
+                            for (g, w) in got.nodes.iter().zip(&want.nodes) {
+                                assert_eq!(g.id, w.id, "{mode:?} {a}");
+                                assert_eq!(g.cause, w.cause, "{mode:?} {a}");
+                                assert_eq!(got.parents(g.id), want.parents(w.id), "{mode:?} {a}");
+                            }
+                            assert_eq!(got.absurd, want.absurd, "{mode:?} {a}");
+                            absurd += got.absurd.is_some() as usize;
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000 && absurd > 100, "{compared} {absurd}");
+    }
+
+    #[test]
+    fn two_bits_and_se_houses_are_what_they_say() {
+        for m in 0..=u16::MAX {
+            assert_eq!(two_bits(m), m.count_ones() == 2, "{m}");
+        }
+        for c in 0..81 {
+            let hs = regions(c);
+            for (i, &(h, at)) in SE_HOUSES[c].iter().enumerate() {
+                assert_eq!(h as usize, hs[i], "{c}");
+                assert_eq!(HOUSE_CELLS[h as usize][at as usize] as usize, c, "{c}");
+            }
+        }
     }
 
     #[test]
