@@ -34,7 +34,6 @@
 //! those that read a candidate gone since (`Kept`; docs/logic.md, "Speed, seventh round").
 
 use std::cell::{Cell as Flag, RefCell};
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::{bits, cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS};
@@ -285,6 +284,20 @@ impl Outcome {
 
     fn add(&mut self, i: Id, parents: &[Id]) {
         self.add_full(i, parents, CAUSE_NONE, None);
+    }
+
+    /// [`Outcome::add`] with one parent, the propagation's every on → off link: inlined there.
+    #[inline(always)]
+    fn add_one(&mut self, i: Id, parent: Id) {
+        self.slot[i as usize] = self.nodes.len() as u16;
+        self.nodes.push(Node {
+            id: i,
+            start: self.pool.len() as u32,
+            n: 1,
+            cause: CAUSE_NONE,
+            nest: ABSENT,
+        });
+        self.pool.push(parent);
     }
 
     fn add_full(&mut self, i: Id, parents: &[Id], cause: u8, nest: Option<Nest>) {
@@ -580,15 +593,32 @@ struct Engine<'a> {
     scratch: RefCell<Scratch>,
 }
 
-/// The queues of a propagation, and the potentials made by its current link, each with its
-/// parents (a range of `par`) and its cause.
+/// The queues of a propagation: the on and off potentials to follow, in the order made.
 #[derive(Default)]
 struct Scratch {
-    pend_on: VecDeque<Id>,
-    pend_off: VecDeque<Id>,
-    made: Vec<(Id, u16, u16, u8)>,
-    par: Vec<Id>,
+    pend_on: Vec<Id>,
+    pend_off: Vec<Id>,
 }
+
+/// Each cell's houses in SE's link order (box, row, column), each with the cell's index in it
+/// (its bit in a house's places).
+static SE_HOUSES: [[(u8, u8); 3]; 81] = {
+    let mut t = [[(0u8, 0u8); 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, k) = (c / 9, c % 9);
+        t[c] = [
+            (
+                (18 + (r / 3) * 3 + k / 3) as u8,
+                ((r % 3) * 3 + k % 3) as u8,
+            ),
+            (r as u8, k as u8),
+            ((9 + k) as u8, r as u8),
+        ];
+        c += 1;
+    }
+    t
+};
 
 /// Each cell's peers in SE's link order: its box, then the rest of its row, then the rest of
 /// its column.
@@ -608,6 +638,52 @@ static SE_PEERS: std::sync::LazyLock<[[u8; 20]; 81]> = std::sync::LazyLock::new(
     })
 });
 
+/// Whether `m` has exactly two bits: cheaper than `count_ones() == 2` without a popcount
+/// instruction (baseline x86-64).
+#[inline(always)]
+fn two_bits(m: u16) -> bool {
+    let rest = m & m.wrapping_sub(1);
+    rest != 0 && rest & (rest - 1) == 0
+}
+
+/// Applies the link "`p` implies off potential `q`" in [`Engine::propagate`]: nothing if `q`
+/// is made already (its opposite is not: the propagation stops when both are), the
+/// contradiction if its opposite is (returns true), else `q` is made and queued.
+#[inline(always)]
+fn link_off(out: &mut Outcome, pend_off: &mut Vec<Id>, p: Id, q: Id) -> bool {
+    if out.contains(q) {
+        return false;
+    }
+    let conj = q | 1;
+    if out.contains(conj) {
+        out.absurd = Some([
+            (conj, out.parents(conj).to_vec(), out.cause(conj)),
+            (q, vec![p], CAUSE_NONE),
+        ]);
+        return true;
+    }
+    out.add_one(q, p);
+    pend_off.push(q);
+    false
+}
+
+/// Applies the link "`par` imply on potential `q`" (not made yet) in [`Engine::propagate`]:
+/// the contradiction if its opposite is made (returns true), else `q` is made and queued.
+#[inline(always)]
+fn link_on(out: &mut Outcome, pend_on: &mut Vec<Id>, q: Id, par: &[Id], cause: u8) -> bool {
+    let conj = q & !1;
+    if out.contains(conj) {
+        out.absurd = Some([
+            (q, par.to_vec(), cause),
+            (conj, out.parents(conj).to_vec(), CAUSE_NONE),
+        ]);
+        return true;
+    }
+    out.add_full(q, par, cause, None);
+    pend_on.push(q);
+    false
+}
+
 impl Engine<'_> {
     /// SE's `doChaining`: completes `out` (holding the assumptions) with every implied
     /// potential; stops at the first contradiction, recorded in `out.absurd`.
@@ -622,17 +698,15 @@ impl Engine<'_> {
         let mut cur_pos = self.orig_pos;
         let y = !self.mode.nishio();
         let dynamic = self.mode.dynamic();
-        // The queues and buffers of this engine's propagations, reused (a propagation does not
-        // start another of the same engine: inner searches have their own engines).
+        // The queues of this engine's propagations, reused (a propagation does not start
+        // another of the same engine: inner searches have their own engines). Each potential
+        // is queued at most once, so the queues are never popped: `on_at` and `off_at` are
+        // where they are read.
         let mut scratch = self.scratch.borrow_mut();
-        let Scratch {
-            pend_on,
-            pend_off,
-            made,
-            par,
-        } = &mut *scratch;
+        let Scratch { pend_on, pend_off } = &mut *scratch;
         pend_on.clear();
         pend_off.clear();
+        let (mut on_at, mut off_at) = (0, 0);
         if resume {
             // Every off potential was processed before the stall, so each is off the
             // working grid (dynamic searches only resume).
@@ -640,8 +714,8 @@ impl Engine<'_> {
                 let (c, d) = (id_cell(p), id_digit(p));
                 if cur[c] >> d & 1 == 1 {
                     cur[c] &= !(1 << d);
-                    for &h in &CELL_HOUSES[c] {
-                        cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
+                    for &(h, at) in &SE_HOUSES[c] {
+                        cur_pos[h as usize][d] &= !(1 << at);
                     }
                 }
             }
@@ -650,84 +724,78 @@ impl Engine<'_> {
             pend_off.extend(out.offs());
         }
         loop {
-            made.clear();
-            par.clear();
-            if let Some(p) = pend_on.pop_front() {
+            if let Some(&p) = pend_on.get(on_at) {
+                on_at += 1;
+                // "c is d" turns off the cell's other candidates, then the digit's places
+                // among the cell's peers (SE's order). Each link is applied as it is found:
+                // the links read only the working grid, which an on potential leaves as it
+                // is, so this is the order of making them all first and applying them
+                // after. A potential already made is left (its opposite is not made: the
+                // propagation stops when both are), and one whose opposite is made is the
+                // contradiction.
                 let (c, d) = (id_cell(p), id_digit(p));
-                par.push(p);
                 if y {
                     for v in bits(cur[c] & !(1 << d)) {
-                        made.push((id(c, v, false), 0, 1, CAUSE_NONE));
+                        if link_off(out, pend_off, p, id(c, v, false)) {
+                            return;
+                        }
                     }
                 }
                 for &o in SE_PEERS[c].iter() {
                     let o = o as usize;
-                    if cur[o] >> d & 1 == 1 {
-                        made.push((id(o, d, false), 0, 1, CAUSE_NONE));
-                    }
-                }
-                for &(q, s0, n, _) in made.iter() {
-                    let ps = &par[s0 as usize..(s0 + n) as usize];
-                    let conj = q | 1;
-                    if out.contains(conj) {
-                        out.absurd = Some([
-                            (conj, out.parents(conj).to_vec(), out.cause(conj)),
-                            (q, ps.to_vec(), CAUSE_NONE),
-                        ]);
+                    if cur[o] >> d & 1 == 1 && link_off(out, pend_off, p, id(o, d, false)) {
                         return;
                     }
-                    if !out.contains(q) {
-                        out.add(q, ps);
-                        pend_off.push_back(q);
-                    }
                 }
-            } else if let Some(p) = pend_off.pop_front() {
+            } else if let Some(&p) = pend_off.get(off_at) {
+                off_at += 1;
+                // "c is not d" turns on the cell's last candidate, then the digit's last
+                // place in each of its houses (box, row, column), each with the removals
+                // that made it the last as hidden parents. Applied as found, as above (the
+                // working grid loses "c is d" only after all are found).
                 let (c, d) = (id_cell(p), id_digit(p));
-                if y && cur[c].count_ones() == 2 && cur[c] >> d & 1 == 1 {
+                let mut par = [0 as Id; 9];
+                if y && two_bits(cur[c]) && cur[c] >> d & 1 == 1 {
                     let v = (cur[c] & !(1 << d)).trailing_zeros() as usize;
-                    let s0 = par.len() as u16;
-                    par.push(p);
-                    for w in bits(orig[c] & !cur[c]) {
-                        par.push(id(c, w, false));
+                    let q = id(c, v, true);
+                    if !out.contains(q) {
+                        par[0] = p;
+                        let mut n = 1;
+                        for w in bits(orig[c] & !cur[c]) {
+                            par[n] = id(c, w, false);
+                            n += 1;
+                        }
+                        if link_on(out, pend_on, q, &par[..n], CAUSE_CELL) {
+                            return;
+                        }
                     }
-                    made.push((id(c, v, true), s0, par.len() as u16 - s0, CAUSE_CELL));
                 }
-                for h in regions(c) {
+                for &(h, at) in &SE_HOUSES[c] {
+                    let h = h as usize;
                     let pos = cur_pos[h][d];
-                    let at = index_in(h, c);
-                    if pos.count_ones() == 2 && pos >> at & 1 == 1 {
+                    if two_bits(pos) && pos >> at & 1 == 1 {
                         let k = (pos & !(1 << at)).trailing_zeros() as usize;
                         let o = HOUSE_CELLS[h][k] as usize;
                         let q = id(o, d, true);
-                        if !made.iter().any(|m| m.0 == q) {
-                            let s0 = par.len() as u16;
-                            par.push(p);
-                            for k2 in bits(self.orig_pos[h][d] & !pos) {
-                                par.push(id(HOUSE_CELLS[h][k2] as usize, d, false));
-                            }
-                            made.push((q, s0, par.len() as u16 - s0, CAUSE_HOUSE + h as u8));
+                        // Made already, by this link through another house or before.
+                        if out.contains(q) {
+                            continue;
+                        }
+                        par[0] = p;
+                        let mut n = 1;
+                        for k2 in bits(self.orig_pos[h][d] & !pos) {
+                            par[n] = id(HOUSE_CELLS[h][k2] as usize, d, false);
+                            n += 1;
+                        }
+                        if link_on(out, pend_on, q, &par[..n], CAUSE_HOUSE + h as u8) {
+                            return;
                         }
                     }
                 }
                 if dynamic && cur[c] >> d & 1 == 1 {
                     cur[c] &= !(1 << d);
-                    for &h in &CELL_HOUSES[c] {
-                        cur_pos[h as usize][d] &= !(1 << index_in(h as usize, c));
-                    }
-                }
-                for &(q, s0, n, cause) in made.iter() {
-                    let ps = &par[s0 as usize..(s0 + n) as usize];
-                    let conj = q & !1;
-                    if out.contains(conj) {
-                        out.absurd = Some([
-                            (q, ps.to_vec(), cause),
-                            (conj, out.parents(conj).to_vec(), CAUSE_NONE),
-                        ]);
-                        return;
-                    }
-                    if !out.contains(q) {
-                        out.add_full(q, ps, cause, None);
-                        pend_on.push_back(q);
+                    for &(h, at) in &SE_HOUSES[c] {
+                        cur_pos[h as usize][d] &= !(1 << at);
                     }
                 }
             } else {
@@ -755,7 +823,7 @@ impl Engine<'_> {
                         if !out.contains(q) {
                             // The removal also turns off the candidate in the working grid.
                             out.add_full(q, &ps, CAUSE_NONE, nest);
-                            pend_off.push_back(q);
+                            pend_off.push(q);
                             any = true;
                         }
                     }
@@ -965,16 +1033,6 @@ fn advanced_offs(
     out
 }
 
-/// The place of cell `c` in house `h` (which must hold it).
-#[inline]
-fn index_in(h: usize, c: usize) -> usize {
-    match h {
-        0..=8 => c % 9,
-        9..=17 => c / 9,
-        _ => (c / 9 % 3) * 3 + c % 3,
-    }
-}
-
 /// A found forcing chain before it becomes a step.
 struct Found {
     rating: u16,
@@ -1131,7 +1189,7 @@ fn engine<'a>(board: &'a Board, mode: Mode, nesting: bool, budget: &'a Budget<'a
         prev: None,
         record: None,
         scratch: RefCell::default(),
-        orig_pos: std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d))),
+        orig_pos: board.places(),
         nesting,
         clean: matches!(mode, Mode::Nested(2 | 3)) && super::chains::static_chains(board).is_none(),
         clean_multiple: mode == Mode::Nested(3)
@@ -1197,7 +1255,7 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
             && prune.is_some_and(|p| {
                 !bits(m).any(|d| {
                     regions(c).into_iter().any(|h| {
-                        let pos = board.positions(h, d);
+                        let pos = engine.orig_pos[h][d];
                         pos.count_ones() >= 2
                             && HOUSE_CELLS[h][pos.trailing_zeros() as usize] as usize == c
                             && p.region_useful(board, h, d)
@@ -1606,9 +1664,9 @@ fn region_chains(
     mut closures: Option<&mut Closures>,
 ) {
     for h in regions(c) {
-        let pos = board.positions(h, d);
-        let n = pos.count_ones();
-        if !(n == 2 || (engine.mode.multiple() && n > 2)) {
+        let pos = engine.orig_pos[h][d];
+        // Two places, or more in multiple modes (without a popcount: see [`two_bits`]).
+        if !(two_bits(pos) || (engine.mode.multiple() && pos & pos.wrapping_sub(1) != 0)) {
             continue;
         }
         let first = HOUSE_CELLS[h][pos.trailing_zeros() as usize] as usize;
@@ -1864,6 +1922,8 @@ struct Closures {
     slot: usize,
     kept: Kept,
     queue: Vec<(Id, u8)>,
+    /// The queue of [`Closures::make`] (see [`Run::queue`]).
+    fifo: Box<[(Id, u8); 729]>,
     /// The working grid of the closure being made (dynamic modes: its candidates with Y-links,
     /// its places per house), copied from `orig` and `counts` only where the mode reads it.
     cur: [u16; 81],
@@ -1917,8 +1977,10 @@ struct Run<'a> {
     left: &'a mut [[u8; 9]; 27],
     conflict: u32,
     rounds: &'a mut [u8],
-    /// The on potentials to follow, with their rounds.
-    queue: &'a mut Vec<(Id, u8)>,
+    /// The on potentials to follow, with their rounds: the first `queued` of `queue` (each on
+    /// potential is queued at most once, so 729 entries are enough).
+    queue: &'a mut [(Id, u8); 729],
+    queued: usize,
     orig: &'a [u16; 81],
     places: &'a [u128; 9],
     counts: &'a [[u8; 9]; 27],
@@ -1928,12 +1990,18 @@ impl Run<'_> {
     /// Adds "c is not d" found in round r, and the on potentials it completes.
     #[inline(always)]
     fn add_off<const Y: bool, const DYNAMIC: bool>(&mut self, c: usize, d: usize, r: u8) {
+        if self.off[d] & cell_bit(c) != 0 {
+            return;
+        }
+        self.add_new_off::<Y, DYNAMIC>(c, d, r);
+    }
+
+    /// [`Run::add_off`] for a potential not yet made.
+    #[inline(always)]
+    fn add_new_off<const Y: bool, const DYNAMIC: bool>(&mut self, c: usize, d: usize, r: u8) {
         let (y, dynamic) = (Y, DYNAMIC);
         let (orig, places, counts) = (self.orig, self.places, self.counts);
         let bit = cell_bit(c);
-        if self.off[d] & bit != 0 {
-            return;
-        }
         self.off[d] |= bit;
         let i = id(c, d, false);
         self.rounds[i as usize] = r;
@@ -1985,7 +2053,8 @@ impl Run<'_> {
             let lb = r as u32 + self.rounds[i as usize - 1] as u32 + 2;
             self.conflict = self.conflict.min(lb);
         }
-        self.queue.push((i, r));
+        self.queue[self.queued] = (i, r);
+        self.queued += 1;
     }
 }
 
@@ -2024,6 +2093,7 @@ impl Closures {
             slot,
             kept,
             queue: Vec::with_capacity(256),
+            fifo: Box::new([(0, 0); 729]),
             cur: [0; 81],
             left: [[0; 9]; 27],
         }
@@ -2165,7 +2235,6 @@ impl Closures {
         let y = Y;
         let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
         let base = a as usize * 1458;
-        self.queue.clear();
         let closure = &mut self.kept.closures[a as usize];
         closure.on = [0; 9];
         closure.off = [0; 9];
@@ -2183,7 +2252,8 @@ impl Closures {
             left: &mut self.left,
             conflict: u32::MAX,
             rounds: &mut self.kept.rounds[base..base + 1458],
-            queue: &mut self.queue,
+            queue: &mut self.fifo,
+            queued: 0,
             orig,
             places,
             counts,
@@ -2197,7 +2267,7 @@ impl Closures {
         }
         let mut k = 0;
         let mut cut = None;
-        while k < run.queue.len() {
+        while k < run.queued {
             let (p, r) = run.queue[k];
             k += 1;
             let (c, d) = (id_cell(p), id_digit(p));
@@ -2230,11 +2300,21 @@ impl Closures {
                     run.add_off::<Y, DYNAMIC>(c, v, next);
                 }
             }
-            let mut m = super::PEER_MASK[c] & places[d] & !run.off[d];
-            while m != 0 {
-                let o = m.trailing_zeros() as usize;
-                m &= m - 1;
-                run.add_off::<Y, DYNAMIC>(o, d, next);
+            // None of these is made yet, and making them makes no other off potential of `d`.
+            // By 64-bit halves: a 128-bit trailing-zero count and decrement cost a few
+            // instructions more each.
+            let m = super::PEER_MASK[c] & places[d] & !run.off[d];
+            let mut low = m as u64;
+            while low != 0 {
+                let o = low.trailing_zeros() as usize;
+                low &= low - 1;
+                run.add_new_off::<Y, DYNAMIC>(o, d, next);
+            }
+            let mut high = (m >> 64) as u64;
+            while high != 0 {
+                let o = 64 + high.trailing_zeros() as usize;
+                high &= high - 1;
+                run.add_new_off::<Y, DYNAMIC>(o, d, next);
             }
         }
         // A conflict not yet found has a potential of round `cut + 1` or later.
@@ -2613,6 +2693,7 @@ pub(crate) type PotId = Id;
 mod tests {
     use super::*;
     use crate::Puzzle;
+    use std::collections::VecDeque;
 
     /// A puzzle of the forum's hardest list (HardestDatabase110626), rated 10.3/1.2/1.2 by SE
     /// 1.2.1, after its first three steps: SE's next step is "Region Forcing Chains: 5 in row
@@ -2967,6 +3048,150 @@ mod tests {
             }
         }
         assert!(rejected > 100 && passed > 100, "{rejected} {passed}");
+    }
+
+    /// The propagation as the eighth round wrote it (below level 1, from the assumption): each
+    /// potential's links collected first, then applied in order, the houses' places tested
+    /// with `count_ones`. [`Engine::propagate`] must give the same nodes, in the same order,
+    /// with the same parents and causes, and the same contradiction.
+    fn reference_propagation(board: &Board, mode: Mode, a: Id) -> Outcome {
+        let orig = &board.cands;
+        let mut cur = *orig;
+        let mut cur_pos: [[u16; 9]; 27] =
+            std::array::from_fn(|h| std::array::from_fn(|d| board.positions(h, d)));
+        let orig_pos = cur_pos;
+        let (y, dynamic) = (!mode.nishio(), mode.dynamic());
+        let place = |h: usize, c: usize| HOUSE_CELLS[h].iter().position(|&o| o as usize == c);
+        let mut out = Outcome::new();
+        out.add(a, &[]);
+        let mut pend_on: VecDeque<Id> = out.ons().collect();
+        let mut pend_off: VecDeque<Id> = out.offs().collect();
+        loop {
+            let mut made: Vec<(Id, Vec<Id>, u8)> = Vec::new();
+            if let Some(p) = pend_on.pop_front() {
+                let (c, d) = (id_cell(p), id_digit(p));
+                if y {
+                    for v in bits(cur[c] & !(1 << d)) {
+                        made.push((id(c, v, false), vec![p], CAUSE_NONE));
+                    }
+                }
+                for &o in SE_PEERS[c].iter() {
+                    if cur[o as usize] >> d & 1 == 1 {
+                        made.push((id(o as usize, d, false), vec![p], CAUSE_NONE));
+                    }
+                }
+                for (q, ps, _) in made {
+                    if out.contains(q | 1) {
+                        let conj = q | 1;
+                        out.absurd = Some([
+                            (conj, out.parents(conj).to_vec(), out.cause(conj)),
+                            (q, ps, CAUSE_NONE),
+                        ]);
+                        return out;
+                    }
+                    if !out.contains(q) {
+                        out.add(q, &ps);
+                        pend_off.push_back(q);
+                    }
+                }
+            } else if let Some(p) = pend_off.pop_front() {
+                let (c, d) = (id_cell(p), id_digit(p));
+                if y && cur[c].count_ones() == 2 && cur[c] >> d & 1 == 1 {
+                    let v = (cur[c] & !(1 << d)).trailing_zeros() as usize;
+                    let mut ps = vec![p];
+                    ps.extend(bits(orig[c] & !cur[c]).map(|w| id(c, w, false)));
+                    made.push((id(c, v, true), ps, CAUSE_CELL));
+                }
+                for h in regions(c) {
+                    let pos = cur_pos[h][d];
+                    let at = place(h, c).unwrap();
+                    if pos.count_ones() == 2 && pos >> at & 1 == 1 {
+                        let k = (pos & !(1 << at)).trailing_zeros() as usize;
+                        let q = id(HOUSE_CELLS[h][k] as usize, d, true);
+                        if !made.iter().any(|m| m.0 == q) {
+                            let mut ps = vec![p];
+                            ps.extend(
+                                bits(orig_pos[h][d] & !pos)
+                                    .map(|k2| id(HOUSE_CELLS[h][k2] as usize, d, false)),
+                            );
+                            made.push((q, ps, CAUSE_HOUSE + h as u8));
+                        }
+                    }
+                }
+                if dynamic && cur[c] >> d & 1 == 1 {
+                    cur[c] &= !(1 << d);
+                    for &h in &CELL_HOUSES[c] {
+                        cur_pos[h as usize][d] &= !(1 << place(h as usize, c).unwrap());
+                    }
+                }
+                for (q, ps, cause) in made {
+                    let conj = q & !1;
+                    if out.contains(conj) {
+                        out.absurd = Some([
+                            (q, ps, cause),
+                            (conj, out.parents(conj).to_vec(), CAUSE_NONE),
+                        ]);
+                        return out;
+                    }
+                    if !out.contains(q) {
+                        out.add_full(q, &ps, cause, None);
+                        pend_on.push_back(q);
+                    }
+                }
+            } else {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn propagation_applies_links_as_the_reference_does() {
+        // Every assumption of every chain board, in the three modes below level 1: the same
+        // nodes in the same order, parents, causes and contradiction as the reference.
+        let budget = Budget::unlimited();
+        let mut compared = 0;
+        let mut absurd = 0;
+        for b in chain_boards() {
+            for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
+                let engine = engine(&b, mode, false, &budget);
+                assert_eq!(engine.orig_pos, b.places());
+                for c in 0..81 {
+                    if b.values[c] != 0 {
+                        continue;
+                    }
+                    for d in bits(b.cands[c]) {
+                        for a in [id(c, d, true), id(c, d, false)] {
+                            let got = engine.assume(a);
+                            let want = reference_propagation(&b, mode, a);
+                            assert_eq!(got.nodes.len(), want.nodes.len(), "{mode:?} {a}");
+                            for (g, w) in got.nodes.iter().zip(&want.nodes) {
+                                assert_eq!(g.id, w.id, "{mode:?} {a}");
+                                assert_eq!(g.cause, w.cause, "{mode:?} {a}");
+                                assert_eq!(got.parents(g.id), want.parents(w.id), "{mode:?} {a}");
+                            }
+                            assert_eq!(got.absurd, want.absurd, "{mode:?} {a}");
+                            absurd += got.absurd.is_some() as usize;
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000 && absurd > 100, "{compared} {absurd}");
+    }
+
+    #[test]
+    fn two_bits_and_se_houses_are_what_they_say() {
+        for m in 0..=u16::MAX {
+            assert_eq!(two_bits(m), m.count_ones() == 2, "{m}");
+        }
+        for c in 0..81 {
+            let hs = regions(c);
+            for (i, &(h, at)) in SE_HOUSES[c].iter().enumerate() {
+                assert_eq!(h as usize, hs[i], "{c}");
+                assert_eq!(HOUSE_CELLS[h as usize][at as usize] as usize, c, "{c}");
+            }
+        }
     }
 
     #[test]
