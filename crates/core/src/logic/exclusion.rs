@@ -15,11 +15,54 @@ use crate::bitset::{Cell, Digit};
 /// # Panics
 /// If `degree` is not 2 or 3.
 pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
+    search(board, degree, true)
+}
+
+/// [`aligned_exclusion`], with or without the `shortcuts` of [`triple_or_pair`] (the tests
+/// compare both).
+fn search(board: &Board, degree: usize, shortcuts: bool) -> Option<Step> {
     assert!(
         degree == 2 || degree == 3,
         "aligned exclusion of 2 or 3 cells"
     );
-    // Base cells (row-major) with their excluders, as SE collects them.
+    let Bases {
+        base,
+        excluders,
+        single,
+        small,
+    } = bases(board, degree);
+    if base.len() < degree {
+        return None;
+    }
+    // Pairs and triples whose test cannot have changed since the last search of this degree
+    // that found nothing are skipped (see `Memo`); `dirty` holds the cells that changed since
+    // then.
+    let memo_ok = single == 0;
+    let dirty = if memo_ok {
+        MEMO.with_borrow(|m| m[degree - 2].dirty(board, degree))
+    } else {
+        Dirty { cells: !0, ex: !0 }
+    };
+    let found = triple_or_pair(board, degree, &base, &excluders, small, dirty, shortcuts);
+    if memo_ok {
+        MEMO.with_borrow_mut(|m| m[degree - 2].keep(board, found.is_none()));
+    }
+    found
+}
+
+/// The base cells of a search and what they rest on.
+struct Bases {
+    /// The base cells (row-major), as SE collects them.
+    base: Vec<usize>,
+    /// The excluders of each base cell.
+    excluders: [u128; 81],
+    /// The cells with one candidate.
+    single: u128,
+    /// The cells with two to `degree` candidates.
+    small: u128,
+}
+
+fn bases(board: &Board, degree: usize) -> Bases {
     let mut base: Vec<usize> = Vec::new();
     let mut excluders = [0u128; 81];
     // Cells with one candidate, and those with two to `degree`.
@@ -39,23 +82,12 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
             excluders[c] = ex;
         }
     }
-    if base.len() < degree {
-        return None;
+    Bases {
+        base,
+        excluders,
+        single,
+        small,
     }
-    // Pairs and triples whose test cannot have changed since the last search of this degree
-    // that found nothing are skipped (see `Memo`); `dirty` holds the cells that changed since
-    // then.
-    let memo_ok = single == 0;
-    let dirty = if memo_ok {
-        MEMO.with_borrow(|m| m[degree - 2].dirty(board, degree))
-    } else {
-        Dirty { cells: !0, ex: !0 }
-    };
-    let found = triple_or_pair(board, degree, &base, &excluders, small, dirty, true);
-    if memo_ok {
-        MEMO.with_borrow_mut(|m| m[degree - 2].keep(board, found.is_none()));
-    }
-    found
 }
 
 thread_local! {
@@ -188,6 +220,10 @@ fn triple_or_pair(
                 {
                     continue;
                 }
+                // Most pairs remove nothing: that is tested first, without building a step.
+                if shortcuts && !pair_removes(board, a, b, excluders[a] & excluders[b]) {
+                    continue;
+                }
                 if let Some(s) = try_cells(board, &[a, b], excluders) {
                     return Some(s);
                 }
@@ -250,6 +286,36 @@ fn triple_or_pair(
         }
     }
     None
+}
+
+/// Whether aligned pair exclusion on base cells `a` and `b` with common excluders `common` (two
+/// candidates each, at least two of them) removes something: the pair test of [`try_cells`],
+/// which then finds the step, without its set-up. A digit `v` of one cell goes if every digit
+/// the other cell could take beside it makes an excluder `{v, w}`.
+fn pair_removes(board: &Board, a: usize, b: usize, common: u128) -> bool {
+    let mut partner = [0u16; 9];
+    let mut m = common;
+    while m != 0 {
+        let e = board.cands[m.trailing_zeros() as usize];
+        m &= m - 1;
+        let (x, y) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
+        partner[x] |= 1 << y;
+        partner[y] |= 1 << x;
+    }
+    let see = sees(a, b);
+    let (fa, fb) = (board.cands[a], board.cands[b]);
+    for (mine, other) in [(fa, fb), (fb, fa)] {
+        let mut r = mine;
+        while r != 0 {
+            let v = r.trailing_zeros() as usize;
+            r &= r - 1;
+            let needed = if see { other & !(1 << v) } else { other };
+            if needed & !partner[v] == 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The third cells `t` of the pair `a < b` (base cells) whose triple `{a, b, t}` the search of
@@ -660,7 +726,7 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let (mut removed, mut kept) = (0, 0);
+        let (mut removed, mut kept, mut bound_kept) = (0, 0, 0);
         for _ in 0..20_000 {
             let cells = [0, 1, 2].map(|_| (next() % 81) as usize);
             if cells[0] == cells[1] || cells[0] == cells[2] || cells[1] == cells[2] {
@@ -710,13 +776,34 @@ mod tests {
                 plain == full,
                 "{cells:?} {full:?} {ex:?}"
             );
+            // The pair's bound, with more excluders of the pair (that the third cell would not
+            // see): when it says the triple keeps everything, it does.
+            let mut pair_common = common;
+            let spare = (0..81).filter(|c| !cells.contains(c) && common >> c & 1 == 0);
+            for c in spare.take((next() % 3) as usize) {
+                let mut e = 0u16;
+                let size = 2 + (next() % 2) as u32;
+                while e.count_ones() < size {
+                    e |= 1 << (next() % 9);
+                }
+                board.cands[c] = e;
+                pair_common |= 1 << c;
+            }
+            let bound = PairBound::new(&board, cells[0], cells[1], pair_common);
+            if !bound.may_remove(full[2]) {
+                assert_eq!(plain, full, "{cells:?} {full:?} {ex:?} {pair_common:x}");
+                bound_kept += 1;
+            }
             if plain == full {
                 kept += 1;
             } else {
                 removed += 1;
             }
         }
-        assert!(removed > 1000 && kept > 1000, "{removed} {kept}");
+        assert!(
+            removed > 1000 && kept > 1000 && bound_kept > kept / 4,
+            "{removed} {kept} {bound_kept}"
+        );
     }
 
     #[test]
@@ -739,5 +826,65 @@ mod tests {
             assert!(with_memo > 50, "{with_memo} searches used the memo");
             assert!(found > 0, "degree {degree}");
         }
+    }
+
+    #[test]
+    fn the_shortcuts_never_change_the_step() {
+        // Along the paths of ten extreme-band puzzles, in path order (memo and shortcuts), the
+        // step of a search of every pair and triple with a cleared memo and no shortcuts.
+        let boards = super::super::extreme_chain_boards(10);
+        for degree in [2, 3] {
+            let mut found = 0;
+            for board in &boards {
+                let kept = aligned_exclusion(board, degree);
+                let memo = MEMO.with_borrow(|m| (m[degree - 2].valid, m[degree - 2].cands));
+                MEMO.with_borrow_mut(|m| m[degree - 2].valid = false);
+                let plain = search(board, degree, false);
+                assert_eq!(kept, plain);
+                MEMO.with_borrow_mut(|m| (m[degree - 2].valid, m[degree - 2].cands) = memo);
+                found += plain.is_some() as usize;
+            }
+            assert!(found > 0, "degree {degree}");
+        }
+    }
+
+    #[test]
+    fn listed_before_names_the_triples_listed_earlier() {
+        // Every triple the search lists (no memo, no shortcuts), on the chain boards of four
+        // extreme-band paths: `listed_before` holds its third cell if and only if the same
+        // three cells were listed before in another order.
+        let mut listed = 0;
+        let mut again = 0;
+        for board in super::super::extreme_chain_boards(4) {
+            let Bases {
+                base,
+                excluders,
+                small,
+                ..
+            } = bases(&board, 3);
+            let base_mask: u128 = base.iter().fold(0, |m, &c| m | 1 << c);
+            let mut seen = std::collections::HashSet::new();
+            for &a in &base {
+                let mut seconds = seeing_two(excluders[a]) & base_mask & !((2u128 << a) - 1);
+                while seconds != 0 {
+                    let b = seconds.trailing_zeros() as usize;
+                    seconds &= seconds - 1;
+                    let pair_common = excluders[a] & excluders[b];
+                    let twin = (excluders[a] | excluders[b]) & base_mask & !(1 << a) & !(1 << b);
+                    let mut rest = twin & seeing_two(pair_common);
+                    let before = listed_before(a, b, small);
+                    while rest != 0 {
+                        let t = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        let mut key = [a, b, t];
+                        key.sort_unstable();
+                        assert_eq!(before >> t & 1 == 1, seen.contains(&key), "{a} {b} {t}");
+                        again += !seen.insert(key) as usize;
+                        listed += 1;
+                    }
+                }
+            }
+        }
+        assert!(listed > 10_000 && again > listed / 5, "{listed} {again}");
     }
 }
