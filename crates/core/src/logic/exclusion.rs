@@ -352,8 +352,10 @@ fn listed_before(a: usize, b: usize, small: u128) -> u128 {
 /// third cell sharing a house with both, rules out more: for `v0` and `v1` of the pair, every
 /// `v2` if a two-digit excluder is `{v0, v1}` or `v0 = v1` with `a` and `b` sharing a house,
 /// and otherwise the `v2` in `f(v0, v1)`: `v0`, `v1`, their partners (the digits forming a
-/// two-digit excluder with them) and the third digit of each three-digit excluder holding both.
-/// A third cell's digit `v2` is removed only if `v2` is in `f(v0, v1)` for every pair
+/// two-digit excluder with them) and the third digit of each three-digit excluder holding both
+/// (taken as the digits common to the three-digit excluders holding `v0` and those holding
+/// `v1`: more digits, so a looser bound, with no list of excluders to go through). A third
+/// cell's digit `v2` is removed only if `v2` is in `f(v0, v1)` for every pair
 /// (`third`); the first cell's `v0` only if the third cell's candidates lie inside the
 /// intersection of `f(v0, v1)` over `v1` (one of `covers`), and the second cell's `v1` likewise.
 struct PairBound {
@@ -366,23 +368,25 @@ impl PairBound {
     fn new(board: &Board, a: usize, b: usize, pair_common: u128) -> PairBound {
         let (fa, fb) = (board.cands[a], board.cands[b]);
         let see01 = sees(a, b);
+        // The digits forming a two-digit excluder with each digit, and those of the
+        // three-digit excluders holding it.
         let mut partner = [0u16; 9];
-        let mut threes = [0u16; 20];
-        let mut n3 = 0;
+        let mut three = [0u16; 9];
         let mut m = pair_common;
         while m != 0 {
             let e = board.cands[m.trailing_zeros() as usize];
             m &= m - 1;
-            if e.count_ones() == 2 {
-                let (x, y) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
-                partner[x] |= 1 << y;
-                partner[y] |= 1 << x;
+            let (x, z) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
+            let middle = e & !(1 << x | 1 << z);
+            if middle == 0 {
+                partner[x] |= 1 << z;
+                partner[z] |= 1 << x;
             } else {
-                threes[n3] = e;
-                n3 += 1;
+                three[x] |= e;
+                three[middle.trailing_zeros() as usize] |= e;
+                three[z] |= e;
             }
         }
-        let threes = &threes[..n3];
         const ALL: u16 = 0x1ff;
         let mut by_v1 = [ALL; 9];
         let mut bound = PairBound {
@@ -395,6 +399,7 @@ impl PairBound {
             let v0 = r0.trailing_zeros() as usize;
             r0 &= r0 - 1;
             let with_v0 = 1 << v0 | partner[v0];
+            let three_v0 = three[v0];
             // The `v1` ruled out with `v0` by the pair alone rule out every `v2`.
             let mut m1 = fb & !partner[v0];
             if see01 {
@@ -404,15 +409,9 @@ impl PairBound {
             while m1 != 0 {
                 let v1 = m1.trailing_zeros() as usize;
                 m1 &= m1 - 1;
-                let mut f = with_v0 | 1 << v1 | partner[v1];
-                let set = 1u16 << v0 | 1 << v1;
-                if v0 != v1 {
-                    for &e in threes {
-                        if e & set == set {
-                            f |= e;
-                        }
-                    }
-                }
+                // The three-digit excluders holding `v0` and `v1` lie in `three_v0 & three[v1]`
+                // (more digits, with several: more ruled out, still a bound).
+                let f = with_v0 | 1 << v1 | partner[v1] | three_v0 & three[v1];
                 k0 &= f;
                 by_v1[v1] &= f;
             }
