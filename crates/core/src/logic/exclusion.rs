@@ -15,11 +15,54 @@ use crate::bitset::{Cell, Digit};
 /// # Panics
 /// If `degree` is not 2 or 3.
 pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
+    search(board, degree, true)
+}
+
+/// [`aligned_exclusion`], with or without the `shortcuts` of [`triple_or_pair`] (the tests
+/// compare both).
+fn search(board: &Board, degree: usize, shortcuts: bool) -> Option<Step> {
     assert!(
         degree == 2 || degree == 3,
         "aligned exclusion of 2 or 3 cells"
     );
-    // Base cells (row-major) with their excluders, as SE collects them.
+    let Bases {
+        base,
+        excluders,
+        single,
+        small,
+    } = bases(board, degree);
+    if base.len() < degree {
+        return None;
+    }
+    // Pairs and triples whose test cannot have changed since the last search of this degree
+    // that found nothing are skipped (see `Memo`); `dirty` holds the cells that changed since
+    // then.
+    let memo_ok = single == 0;
+    let dirty = if memo_ok {
+        MEMO.with_borrow(|m| m[degree - 2].dirty(board, degree))
+    } else {
+        Dirty { cells: !0, ex: !0 }
+    };
+    let found = triple_or_pair(board, degree, &base, &excluders, small, dirty, shortcuts);
+    if memo_ok {
+        MEMO.with_borrow_mut(|m| m[degree - 2].keep(board, found.is_none()));
+    }
+    found
+}
+
+/// The base cells of a search and what they rest on.
+struct Bases {
+    /// The base cells (row-major), as SE collects them.
+    base: Vec<usize>,
+    /// The excluders of each base cell.
+    excluders: [u128; 81],
+    /// The cells with one candidate.
+    single: u128,
+    /// The cells with two to `degree` candidates.
+    small: u128,
+}
+
+fn bases(board: &Board, degree: usize) -> Bases {
     let mut base: Vec<usize> = Vec::new();
     let mut excluders = [0u128; 81];
     // Cells with one candidate, and those with two to `degree`.
@@ -39,23 +82,12 @@ pub fn aligned_exclusion(board: &Board, degree: usize) -> Option<Step> {
             excluders[c] = ex;
         }
     }
-    if base.len() < degree {
-        return None;
+    Bases {
+        base,
+        excluders,
+        single,
+        small,
     }
-    // Pairs and triples whose test cannot have changed since the last search of this degree
-    // that found nothing are skipped (see `Memo`); `dirty` holds the cells that changed since
-    // then.
-    let memo_ok = single == 0;
-    let dirty = if memo_ok {
-        MEMO.with_borrow(|m| m[degree - 2].dirty(board, degree))
-    } else {
-        Dirty { cells: !0, ex: !0 }
-    };
-    let found = triple_or_pair(board, degree, &base, &excluders, dirty);
-    if memo_ok {
-        MEMO.with_borrow_mut(|m| m[degree - 2].keep(board, found.is_none()));
-    }
-    found
 }
 
 thread_local! {
@@ -123,19 +155,60 @@ impl Memo {
 }
 
 /// The search of [`aligned_exclusion`] over its base cells, skipping the triples that see no
-/// `dirty` cell (see `Memo`).
+/// `dirty` cell (see `Memo`). `small` holds the cells with two to `degree` candidates (the
+/// excluders' sizes). With `shortcuts`, a triple already listed in another order of its cells
+/// ([`listed_before`]) and one whose pair's bound shows it removes nothing ([`PairBound`]) are
+/// not tested (both exact; the tests compare the search without them).
 fn triple_or_pair(
     board: &Board,
     degree: usize,
     base: &[usize],
     excluders: &[u128; 81],
+    small: u128,
     dirty: Dirty,
+    shortcuts: bool,
 ) -> Option<Step> {
     let base_mask: u128 = base.iter().fold(0, |m, &c| m | 1 << c);
+    // The changed base cells that can be a triple's third cell, and the cells that see one.
+    let dirty_thirds = dirty.cells & small & base_mask;
+    let mut near_dirty_thirds = 0u128;
+    if degree == 3 && dirty.cells != !0 {
+        let mut m = dirty_thirds;
+        while m != 0 {
+            near_dirty_thirds |= PEER_MASK[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+    }
     for &a in base {
+        // With `a` unchanged, a pair or triple can have changed only if `b` changed, or a changed
+        // excluder sees `a` and `b`, or (triples) its third cell changed: it is a small base
+        // cell seeing `a` (then any `b` can have one) or `b`. The other `b` are not listed (all
+        // their pairs and triples would be skipped below).
+        let hot_b = if dirty.cells >> a & 1 == 1 {
+            !0
+        } else {
+            let mut hot = dirty.cells;
+            let mut x = dirty.ex & PEER_MASK[a];
+            while x != 0 {
+                hot |= PEER_MASK[x.trailing_zeros() as usize];
+                x &= x - 1;
+            }
+            if degree == 3 {
+                if dirty_thirds & PEER_MASK[a] != 0 {
+                    hot = !0;
+                } else {
+                    hot |= near_dirty_thirds;
+                }
+            }
+            hot
+        };
         // The second cells, after `a` in the (row-major) order of the base cells, that share
         // two excluders with `a` (most pairs share fewer: they are not listed).
-        let mut seconds = seeing_two(excluders[a]) & base_mask & !((2u128 << a) - 1);
+        let mut seconds = hot_b & base_mask & !((2u128 << a) - 1);
+        if seconds == 0 {
+            continue;
+        }
+        seconds &= seeing_two(excluders[a]);
         while seconds != 0 {
             let b = seconds.trailing_zeros() as usize;
             seconds &= seconds - 1;
@@ -145,6 +218,10 @@ fn triple_or_pair(
                 if (1 << a | 1 << b) & dirty.cells == 0
                     && PEER_MASK[a] & PEER_MASK[b] & dirty.ex == 0
                 {
+                    continue;
+                }
+                // Most pairs remove nothing: that is tested first, without building a step.
+                if shortcuts && !pair_removes(board, a, b, excluders[a] & excluders[b]) {
                     continue;
                 }
                 if let Some(s) = try_cells(board, &[a, b], excluders) {
@@ -169,9 +246,18 @@ fn triple_or_pair(
                 }
                 near
             };
+            let mut rest = twin & hot;
+            if shortcuts {
+                rest &= !listed_before(a, b, small);
+            }
+            if rest == 0 {
+                continue;
+            }
             // Only third cells that see two of the pair's common excluders make a triple with
             // two common excluders.
-            let mut rest = twin & hot & seeing_two(pair_common);
+            rest &= seeing_two(pair_common);
+            // Made at the pair's first triple tested, for all its third cells.
+            let mut bound: Option<PairBound> = None;
             while rest != 0 {
                 // The third cells in ascending order.
                 let t = rest.trailing_zeros() as usize;
@@ -180,6 +266,13 @@ fn triple_or_pair(
                 debug_assert!(common.count_ones() >= 2);
                 let seen_by_all = PEER_MASK[a] & PEER_MASK[b] & PEER_MASK[t];
                 if seen_by_all & dirty.ex == 0 && (1 << a | 1 << b | 1 << t) & dirty.cells == 0 {
+                    continue;
+                }
+                if shortcuts
+                    && !bound
+                        .get_or_insert_with(|| PairBound::new(board, a, b, pair_common))
+                        .may_remove(board.cands[t])
+                {
                     continue;
                 }
                 // Most triples remove nothing: that is tested first, without building a step.
@@ -193,6 +286,159 @@ fn triple_or_pair(
         }
     }
     None
+}
+
+/// Whether aligned pair exclusion on base cells `a` and `b` with common excluders `common` (two
+/// candidates each, at least two of them) removes something: the pair test of [`try_cells`],
+/// which then finds the step, without its set-up. A digit `v` of one cell goes if every digit
+/// the other cell could take beside it makes an excluder `{v, w}`.
+fn pair_removes(board: &Board, a: usize, b: usize, common: u128) -> bool {
+    let mut partner = [0u16; 9];
+    let mut m = common;
+    while m != 0 {
+        let e = board.cands[m.trailing_zeros() as usize];
+        m &= m - 1;
+        let (x, y) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
+        partner[x] |= 1 << y;
+        partner[y] |= 1 << x;
+    }
+    let see = sees(a, b);
+    let (fa, fb) = (board.cands[a], board.cands[b]);
+    for (mine, other) in [(fa, fb), (fb, fa)] {
+        let mut r = mine;
+        while r != 0 {
+            let v = r.trailing_zeros() as usize;
+            r &= r - 1;
+            let needed = if see { other & !(1 << v) } else { other };
+            if needed & !partner[v] == 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The third cells `t` of the pair `a < b` (base cells) whose triple `{a, b, t}` the search of
+/// [`triple_or_pair`] has listed before, in another order, if it is a triple at all (its three
+/// cells share two excluders). A triple's test does not depend on the order of its cells (the
+/// combinations, the excluders seeing all three and the cells sharing a house are the same), and
+/// a triple listed before removed nothing, or the search would have stopped there (or, skipped
+/// by the memo, removes nothing: see `Memo`). The search lists `(p, q, r)` for `p < q` sharing
+/// two excluders and `r` an excluder of `p` or `q` (in `small` and seeing one of them), in the
+/// order of `p`, then `q`; a triple with two common excluders meets the other conditions in
+/// every order. So with `a < t < b`, `(a, t, b)` came before if `b` is small and sees `a` or
+/// `t`; with `t < a`, `(t, a, b)` and `(t, b, a)` came before if `b`, or `a`, is small and sees
+/// one of the other two.
+fn listed_before(a: usize, b: usize, small: u128) -> u128 {
+    let see = sees(a, b);
+    // The third cells `t` for which `x`, one of `a` and `b`, is small and sees `t` or the other.
+    let reach = |x: usize| match (small >> x & 1 == 1, see) {
+        (false, _) => 0,
+        (true, true) => !0,
+        (true, false) => PEER_MASK[x],
+    };
+    let below_a = (1u128 << a) - 1;
+    let between = ((1u128 << b) - 1) & !((2u128 << a) - 1);
+    between & reach(b) | below_a & (reach(a) | reach(b))
+}
+
+/// A bound, made once per pair of base cells `a`, `b` from their common excluders, on what any
+/// third cell can remove with them: the triples of the pair whose third cell's candidates pass
+/// [`PairBound::may_remove`] are the only ones that can remove anything.
+///
+/// A combination `(v0, v1, v2)` of the triple is impossible if one of the triple's excluders
+/// (those of the pair's common excluders that see the third cell) is inside `{v0, v1, v2}` or
+/// two cells sharing a house repeat a digit. Taking every common excluder of the pair, and the
+/// third cell sharing a house with both, rules out more: for `v0` and `v1` of the pair, every
+/// `v2` if a two-digit excluder is `{v0, v1}` or `v0 = v1` with `a` and `b` sharing a house,
+/// and otherwise the `v2` in `f(v0, v1)`: `v0`, `v1`, their partners (the digits forming a
+/// two-digit excluder with them) and the third digit of each three-digit excluder holding both
+/// (taken as the digits common to the three-digit excluders holding `v0` and those holding
+/// `v1`: more digits, so a looser bound, with no list of excluders to go through). A third
+/// cell's digit `v2` is removed only if `v2` is in `f(v0, v1)` for every pair
+/// (`third`); the first cell's `v0` only if the third cell's candidates lie inside the
+/// intersection of `f(v0, v1)` over `v1` (one of `covers`), and the second cell's `v1` likewise.
+struct PairBound {
+    third: u16,
+    covers: [u16; 18],
+    n: usize,
+}
+
+impl PairBound {
+    fn new(board: &Board, a: usize, b: usize, pair_common: u128) -> PairBound {
+        let (fa, fb) = (board.cands[a], board.cands[b]);
+        let see01 = sees(a, b);
+        // The digits forming a two-digit excluder with each digit, and those of the
+        // three-digit excluders holding it.
+        let mut partner = [0u16; 9];
+        let mut three = [0u16; 9];
+        let mut m = pair_common;
+        while m != 0 {
+            let e = board.cands[m.trailing_zeros() as usize];
+            m &= m - 1;
+            let (x, z) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
+            let middle = e & !(1 << x | 1 << z);
+            if middle == 0 {
+                partner[x] |= 1 << z;
+                partner[z] |= 1 << x;
+            } else {
+                three[x] |= e;
+                three[middle.trailing_zeros() as usize] |= e;
+                three[z] |= e;
+            }
+        }
+        const ALL: u16 = 0x1ff;
+        let mut by_v1 = [ALL; 9];
+        let mut bound = PairBound {
+            third: ALL,
+            covers: [0; 18],
+            n: 0,
+        };
+        let mut r0 = fa;
+        while r0 != 0 {
+            let v0 = r0.trailing_zeros() as usize;
+            r0 &= r0 - 1;
+            let with_v0 = 1 << v0 | partner[v0];
+            let three_v0 = three[v0];
+            // The `v1` ruled out with `v0` by the pair alone rule out every `v2`.
+            let mut m1 = fb & !partner[v0];
+            if see01 {
+                m1 &= !(1 << v0);
+            }
+            let mut k0 = ALL;
+            while m1 != 0 {
+                let v1 = m1.trailing_zeros() as usize;
+                m1 &= m1 - 1;
+                // The three-digit excluders holding `v0` and `v1` lie in `three_v0 & three[v1]`
+                // (more digits, with several: more ruled out, still a bound).
+                let f = with_v0 | 1 << v1 | partner[v1] | three_v0 & three[v1];
+                k0 &= f;
+                by_v1[v1] &= f;
+            }
+            bound.third &= k0;
+            bound.push(k0);
+        }
+        let mut r1 = fb;
+        while r1 != 0 {
+            let v1 = r1.trailing_zeros() as usize;
+            r1 &= r1 - 1;
+            bound.push(by_v1[v1]);
+        }
+        bound
+    }
+
+    /// Keeps a cover of two digits or more (a third cell has two candidates or more).
+    fn push(&mut self, cover: u16) {
+        if cover & cover.wrapping_sub(1) != 0 {
+            self.covers[self.n] = cover;
+            self.n += 1;
+        }
+    }
+
+    /// Whether a third cell with candidates `cands` can remove anything with the pair.
+    fn may_remove(&self, cands: u16) -> bool {
+        cands & self.third != 0 || self.covers[..self.n].iter().any(|&k| cands & !k == 0)
+    }
 }
 
 /// The cells that see at least two of the cells `cells`. For a base cell `b` (whose excluders
@@ -479,7 +725,7 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let (mut removed, mut kept) = (0, 0);
+        let (mut removed, mut kept, mut bound_kept) = (0, 0, 0);
         for _ in 0..20_000 {
             let cells = [0, 1, 2].map(|_| (next() % 81) as usize);
             if cells[0] == cells[1] || cells[0] == cells[2] || cells[1] == cells[2] {
@@ -529,13 +775,34 @@ mod tests {
                 plain == full,
                 "{cells:?} {full:?} {ex:?}"
             );
+            // The pair's bound, with more excluders of the pair (that the third cell would not
+            // see): when it says the triple keeps everything, it does.
+            let mut pair_common = common;
+            let spare = (0..81).filter(|c| !cells.contains(c) && common >> c & 1 == 0);
+            for c in spare.take((next() % 3) as usize) {
+                let mut e = 0u16;
+                let size = 2 + (next() % 2) as u32;
+                while e.count_ones() < size {
+                    e |= 1 << (next() % 9);
+                }
+                board.cands[c] = e;
+                pair_common |= 1 << c;
+            }
+            let bound = PairBound::new(&board, cells[0], cells[1], pair_common);
+            if !bound.may_remove(full[2]) {
+                assert_eq!(plain, full, "{cells:?} {full:?} {ex:?} {pair_common:x}");
+                bound_kept += 1;
+            }
             if plain == full {
                 kept += 1;
             } else {
                 removed += 1;
             }
         }
-        assert!(removed > 1000 && kept > 1000, "{removed} {kept}");
+        assert!(
+            removed > 1000 && kept > 1000 && bound_kept > kept / 4,
+            "{removed} {kept} {bound_kept}"
+        );
     }
 
     #[test]
@@ -558,5 +825,65 @@ mod tests {
             assert!(with_memo > 50, "{with_memo} searches used the memo");
             assert!(found > 0, "degree {degree}");
         }
+    }
+
+    #[test]
+    fn the_shortcuts_never_change_the_step() {
+        // Along the paths of ten extreme-band puzzles, in path order (memo and shortcuts), the
+        // step of a search of every pair and triple with a cleared memo and no shortcuts.
+        let boards = super::super::extreme_chain_boards(10);
+        for degree in [2, 3] {
+            let mut found = 0;
+            for board in &boards {
+                let kept = aligned_exclusion(board, degree);
+                let memo = MEMO.with_borrow(|m| (m[degree - 2].valid, m[degree - 2].cands));
+                MEMO.with_borrow_mut(|m| m[degree - 2].valid = false);
+                let plain = search(board, degree, false);
+                assert_eq!(kept, plain);
+                MEMO.with_borrow_mut(|m| (m[degree - 2].valid, m[degree - 2].cands) = memo);
+                found += plain.is_some() as usize;
+            }
+            assert!(found > 0, "degree {degree}");
+        }
+    }
+
+    #[test]
+    fn listed_before_names_the_triples_listed_earlier() {
+        // Every triple the search lists (no memo, no shortcuts), on the chain boards of four
+        // extreme-band paths: `listed_before` holds its third cell if and only if the same
+        // three cells were listed before in another order.
+        let mut listed = 0;
+        let mut again = 0;
+        for board in super::super::extreme_chain_boards(4) {
+            let Bases {
+                base,
+                excluders,
+                small,
+                ..
+            } = bases(&board, 3);
+            let base_mask: u128 = base.iter().fold(0, |m, &c| m | 1 << c);
+            let mut seen = std::collections::HashSet::new();
+            for &a in &base {
+                let mut seconds = seeing_two(excluders[a]) & base_mask & !((2u128 << a) - 1);
+                while seconds != 0 {
+                    let b = seconds.trailing_zeros() as usize;
+                    seconds &= seconds - 1;
+                    let pair_common = excluders[a] & excluders[b];
+                    let twin = (excluders[a] | excluders[b]) & base_mask & !(1 << a) & !(1 << b);
+                    let mut rest = twin & seeing_two(pair_common);
+                    let before = listed_before(a, b, small);
+                    while rest != 0 {
+                        let t = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        let mut key = [a, b, t];
+                        key.sort_unstable();
+                        assert_eq!(before >> t & 1 == 1, seen.contains(&key), "{a} {b} {t}");
+                        again += !seen.insert(key) as usize;
+                        listed += 1;
+                    }
+                }
+            }
+        }
+        assert!(listed > 10_000 && again > listed / 5, "{listed} {again}");
     }
 }

@@ -73,10 +73,13 @@ impl LoopMemo {
 }
 
 /// The search from one start cell on the memo's board: the cells it ran over (`has_both`), its
-/// recursive calls, and whether it ran to its end and found no loop.
+/// recursive calls, whether it ran to its end and found no hint (no loop, or only loops whose
+/// hints remove nothing), and the cells whose candidates that depends on (`read`: `has_both`,
+/// and the houses of the loops' rescue cells, which the hints read).
 #[derive(Clone, Copy, Default)]
 struct LoopStart {
     has_both: u128,
+    read: u128,
     calls: usize,
     empty: bool,
 }
@@ -309,11 +312,13 @@ pub fn unique_loops_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option<
             plain[a * 9 + b] |= 1 << c;
             let has_both = cand[a] & cand[b] & !plain_before;
             // The search from `c` reads only the candidates of the cells in `has_both` (`c`
-            // among them): if it found no loop on the memo's board with the same cells,
-            // unchanged, it finds none now, in the same number of calls, if the budget left
-            // covers them.
+            // among them): with the same cells, unchanged, it finds the same loops as on the
+            // memo's board, in the same number of calls, if the budget left covers them. The
+            // hints of a loop read only its cells and the houses of its rescue cells (the cells
+            // with more than two candidates): if those are unchanged too and the loops gave no
+            // hint then, they give none now.
             let e = &mut memo.starts[c];
-            if e.empty && e.has_both == has_both && has_both & dirty == 0 && budget >= e.calls {
+            if e.empty && e.has_both == has_both && e.read & dirty == 0 && budget >= e.calls {
                 budget -= e.calls;
                 continue;
             }
@@ -332,16 +337,24 @@ pub fn unique_loops_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option<
                 &mut results,
                 &mut budget,
             );
+            let hints = found.len();
+            let mut read = has_both;
+            for lp in &results {
+                loop_hints(board, lp, m, &mut found);
+                for &r in lp {
+                    if board.cands[r] & !m != 0 {
+                        read |= PEER_MASK[r];
+                    }
+                }
+            }
             // A search cut short by the budget is not remembered (it would not be the same with
             // more budget left).
             *e = LoopStart {
                 has_both,
+                read,
                 calls: before - budget,
-                empty: results.is_empty() && budget > 0,
+                empty: found.len() == hints && budget > 0,
             };
-            for lp in &results {
-                loop_hints(board, lp, m, &mut found);
-            }
         }
         // What is remembered is the search on this board: a cell that is no start now loses
         // its entry from an older board.
@@ -652,26 +665,25 @@ pub fn bug(board: &Board) -> Option<Step> {
     for &h in &super::SE_BRC {
         let h = h as usize;
         let house_pos = board.house_positions(h);
-        for d in 0..9 {
-            let pos = house_pos[d];
-            let n = pos.count_ones();
-            if n == 0 || n == 2 {
+        // The house's cells with three candidates or more (bit tests: the build's target has
+        // no population count).
+        let mut wide = 0u16;
+        for (k, &c) in HOUSE_CELLS[h].iter().enumerate() {
+            let m = board.cands[c as usize];
+            let two_off = m & m.wrapping_sub(1);
+            wide |= ((two_off & two_off.wrapping_sub(1) != 0) as u16) << k;
+        }
+        for (d, &pos) in house_pos.iter().enumerate() {
+            // Digits with no place or two places here are no BUG digits of the house.
+            let one_off = pos & pos.wrapping_sub(1);
+            if pos == 0 || (one_off != 0 && one_off & (one_off - 1) == 0) {
                 continue;
             }
-            // The places of d here in cells with three candidates or more: how many, and
-            // the first.
-            let (mut new, mut first) = (0, 0);
-            for k in bits(pos) {
-                let c = HOUSE_CELLS[h][k] as usize;
-                if board.cands[c].count_ones() >= 3 {
-                    if new == 0 {
-                        first = c;
-                    }
-                    new += 1;
-                }
-            }
-            if new == 1 {
-                let c = first;
+            // The places of d here in cells with three candidates or more: none, one (the BUG
+            // value's cell) or more.
+            let places = pos & wide;
+            if places != 0 && places & (places - 1) == 0 {
+                let c = HOUSE_CELLS[h][places.trailing_zeros() as usize] as usize;
                 if !bug_cells.contains(&c) {
                     bug_cells.push(c);
                 }
@@ -690,7 +702,7 @@ pub fn bug(board: &Board) -> Option<Step> {
                     return None;
                 }
             }
-            if new == 0 {
+            if places == 0 {
                 return None;
             }
         }
@@ -900,8 +912,9 @@ mod tests {
     fn the_loop_memo_never_changes_the_step() {
         // Every board on the paths of twelve extreme-band puzzles, in path order (the memo
         // skips starts) and with a cleared memo (every start searched): the same step, and the
-        // same record of each start's search.
-        let (mut boards, mut found, mut with_memo) = (0, 0, 0);
+        // same record of each start's search (`with_loops`: the records of starts whose loops
+        // gave no hint, which the memo skips too).
+        let (mut boards, mut found, mut with_memo, mut with_loops) = (0, 0, 0, 0);
         for (board, _) in crate::logic::extreme_path_boards(12) {
             let before = LOOP_MEMO.with_borrow(|m| m.valid && m.starts.iter().any(|e| e.empty));
             let kept = unique_loops(&board);
@@ -915,6 +928,8 @@ mod tests {
                     if after[c].empty {
                         assert_eq!(m.starts[c].calls, after[c].calls);
                         assert_eq!(m.starts[c].has_both, after[c].has_both);
+                        assert_eq!(m.starts[c].read, after[c].read);
+                        with_loops += (after[c].read != after[c].has_both) as usize;
                     }
                 }
             });
@@ -923,8 +938,8 @@ mod tests {
             found += kept.is_some() as usize;
         }
         assert!(
-            boards > 500 && found > 0 && with_memo > 100,
-            "{boards} {found} {with_memo}"
+            boards > 500 && found > 0 && with_memo > 100 && with_loops > 100,
+            "{boards} {found} {with_memo} {with_loops}"
         );
     }
 }
