@@ -700,6 +700,33 @@ fn misses_one(unavoidable: &[CellSet], left: CellSet) -> bool {
     unavoidable.iter().any(|&u| (u & left).is_empty())
 }
 
+/// The index of the first set of `sets` that `left` misses (meets in no cell), if any.
+///
+/// The scan takes the sets four at a time, with one branch for the four: most scans of the
+/// dig find no set missed and read them all, where `position` took a branch a set
+/// (docs/generate.md, "Eleventh pass"). The short lists of [`first_hitting`] keep
+/// [`misses_one`]: there the chunks cost more than they save.
+fn first_missed(sets: &[CellSet], left: CellSet) -> Option<usize> {
+    let l = left.bits();
+    let mut chunks = sets.chunks_exact(4);
+    for (k, c) in chunks.by_ref().enumerate() {
+        let m = (c[0].bits() & l == 0)
+            | (c[1].bits() & l == 0)
+            | (c[2].bits() & l == 0)
+            | (c[3].bits() & l == 0);
+        if m {
+            let i = c.iter().position(|u| u.bits() & l == 0);
+            return i.map(|i| 4 * k + i);
+        }
+    }
+    let tail = sets.len() - chunks.remainder().len();
+    chunks
+        .remainder()
+        .iter()
+        .position(|u| u.bits() & l == 0)
+        .map(|i| tail + i)
+}
+
 /// Sequential digging, sped up by group testing.
 ///
 /// Plain digging tries the orbits one by one in a random order and keeps each removal that
@@ -763,10 +790,9 @@ impl Digger<'_> {
         if set.is_some_and(|&u| (u & left).is_empty()) {
             return true;
         }
-        let missed = |&u: &CellSet| (u & left).is_empty();
-        let found = match self.unavoidable.iter().position(missed) {
+        let found = match first_missed(self.unavoidable, left) {
             Some(i) => Some(i),
-            None => self.learned.iter().position(missed).map(|i| n + i),
+            None => first_missed(&self.learned, left).map(|i| n + i),
         };
         if let Some(i) = found {
             self.reasons[key] = u16::try_from(i).unwrap_or(u16::MAX);
@@ -2074,6 +2100,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn first_missed_finds_the_first_set_missed() {
+        let mut rng = rng_for(31, 0);
+        let g = random_grid(&mut rng);
+        let sets = unavoidable_sets(&g);
+        let mut hits = 0;
+        // Every length, so that the tail after the chunks of four is tried too.
+        for len in 0..sets.len().min(24) {
+            for _ in 0..20 {
+                let left = CellSet::from_bits(
+                    ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
+                        & ((1 << 81) - 1)
+                        & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128),
+                );
+                let want = sets[..len].iter().position(|&u| (u & left).is_empty());
+                assert_eq!(first_missed(&sets[..len], left), want, "{len} {left:?}");
+                hits += usize::from(want.is_some_and(|i| i > 0));
+            }
+        }
+        assert!(hits > 20, "sets missed past the first: {hits}");
+        assert_eq!(first_missed(&sets, CellSet::EMPTY), Some(0));
+        assert_eq!(first_missed(&sets, CellSet::from_bits((1 << 81) - 1)), None);
     }
 
     #[test]

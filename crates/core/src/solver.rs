@@ -1313,18 +1313,21 @@ impl Solver {
             }
             s.given[b] &= !bit;
         }
-        // Each removed cell opens again to the other digits that no given of `q` sees there.
+        // Each removed cell opens again to the other digits that no given of `q` sees there:
+        // the digits of its 20 peers, read from `q`'s bytes (bit `v` for the value `v`, bit 0
+        // for an empty peer), where a test of each digit's words against the peers took 9
+        // (docs/generate.md, "Eleventh pass").
+        let bytes = q.as_bytes();
         for c in cells.iter() {
             let i = c.as_index();
             let (b, pos) = (i / 27, i % 27);
-            let peers = &PEER_MASK[i];
+            let mut seen = 0u32;
+            for &j in &PEER_LIST[i] {
+                seen |= 1 << bytes[j as usize];
+            }
+            let open = !(seen >> 1) & !removed;
             for d in 0..9 {
-                let w = 3 * d;
-                let seen = (s.state.cand[w] & s.given[0] & peers[0])
-                    | (s.state.cand[w + 1] & s.given[1] & peers[1])
-                    | (s.state.cand[w + 2] & s.given[2] & peers[2]);
-                let open = (seen == 0) as u32 & !(removed >> d) & 1;
-                s.state.cand[w + b] |= open << pos;
+                s.state.cand[3 * d + b] |= (open >> d & 1) << pos;
             }
         }
         // The removed digits' words are made again, as a load makes them.
@@ -1489,17 +1492,18 @@ impl Solver {
     }
 }
 
-/// For each cell, the cells of each band that share a row, a column or a box with it.
-const PEER_MASK: [[u32; 3]; 81] = {
-    let mut t = [[0u32; 3]; 81];
+/// For each cell, its 20 peers (the other cells of its row, column and box), as indices.
+const PEER_LIST: [[u8; 20]; 81] = {
+    let mut t = [[0u8; 20]; 81];
     let mut i = 0;
     while i < 81 {
         let (r, c) = (i / 9, i % 9);
-        let mut j = 0;
+        let (mut j, mut k) = (0, 0);
         while j < 81 {
             let (s, d) = (j / 9, j % 9);
             if j != i && (s == r || d == c || (s / 3 == r / 3 && d / 3 == c / 3)) {
-                t[i][j / 27] |= 1 << (j % 27);
+                t[i][k] = j as u8;
+                k += 1;
             }
             j += 1;
         }
@@ -1599,6 +1603,21 @@ mod tests {
             assert!(direct.propagate(false) && placed.propagate(false));
             assert_eq!(direct.cand, placed.cand, "after box {}", x + 1);
             assert_eq!(direct.unsolved, placed.unsolved, "after box {}", x + 1);
+        }
+    }
+
+    #[test]
+    fn peer_lists_hold_the_twenty_peers() {
+        for (i, peers) in PEER_LIST.iter().enumerate() {
+            let (r, c) = (i / 9, i % 9);
+            let want: Vec<usize> = (0..81)
+                .filter(|&j| {
+                    let (s, d) = (j / 9, j % 9);
+                    j != i && (s == r || d == c || (s / 3 == r / 3 && d / 3 == c / 3))
+                })
+                .collect();
+            let got: Vec<usize> = peers.iter().map(|&j| j as usize).collect();
+            assert_eq!(got, want, "cell {i}");
         }
     }
 
