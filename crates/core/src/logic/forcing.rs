@@ -1829,6 +1829,9 @@ struct Kept {
     /// Per assumption, whether its closure's rounds are written (see
     /// [`Closures::static_masks`]: a closure made from others' has only its masks).
     rounds_made: Vec<bool>,
+    /// The assumptions with a closure (`serves` not 0), each once, in no particular order:
+    /// [`Kept::update`] tests only these, not all 1,458 entries (a few hundred are kept).
+    live: Vec<u16>,
 }
 
 impl Kept {
@@ -1839,7 +1842,20 @@ impl Kept {
             rounds: vec![0; 1458 * 1458],
             serves: vec![0; 1458],
             rounds_made: vec![false; 1458],
+            live: Vec::with_capacity(1458),
         }
+    }
+
+    /// Sets the highest limit the closure of `a` serves (not 0), listing `a` in `live` if it
+    /// had no closure.
+    #[inline]
+    fn set_serves(&mut self, a: Id, serves: usize) {
+        debug_assert!(serves != 0);
+        let s = &mut self.serves[a as usize];
+        if *s == 0 {
+            self.live.push(a);
+        }
+        *s = serves;
     }
 
     /// Keeps the closures that hold on the board with candidates `cands`, drops the others.
@@ -1858,7 +1874,10 @@ impl Kept {
             return;
         }
         if (0..81).any(|c| cands[c] & !self.cands[c] != 0) {
-            self.serves.iter_mut().for_each(|s| *s = 0);
+            for &a in &self.live {
+                self.serves[a as usize] = 0;
+            }
+            self.live.clear();
             self.cands = *cands;
             return;
         }
@@ -1886,18 +1905,32 @@ impl Kept {
             }
         }
         let digits = &digits[..n];
-        for (a, serves) in self.serves.iter_mut().enumerate() {
-            if *serves == 0 {
-                continue;
-            }
-            let cl = &self.closures[a];
-            let mut read = if y { cl.off_cells & cells } else { 0 };
-            for &d in digits {
-                read |= (cl.on[d] & gone[d]) | (cl.off[d] & near[d]);
-            }
-            if read != 0 {
-                *serves = 0;
-            }
+        let cells = if y { cells } else { 0 };
+        let (closures, serves) = (&self.closures, &mut self.serves);
+        if let [d] = *digits {
+            // One digit lost (most updates): its masks hoisted, the closures' read unrolled.
+            let d = d.min(8);
+            let (gone, near) = (gone[d], near[d]);
+            self.live.retain(|&a| {
+                let cl = &closures[a as usize];
+                let read = (cl.off_cells & cells) | (cl.on[d] & gone) | (cl.off[d] & near);
+                if read != 0 {
+                    serves[a as usize] = 0;
+                }
+                read == 0
+            });
+        } else {
+            self.live.retain(|&a| {
+                let cl = &closures[a as usize];
+                let mut read = cl.off_cells & cells;
+                for &d in digits {
+                    read |= (cl.on[d] & gone[d]) | (cl.off[d] & near[d]);
+                }
+                if read != 0 {
+                    serves[a as usize] = 0;
+                }
+                read == 0
+            });
         }
         self.cands = *cands;
     }
@@ -1940,6 +1973,7 @@ impl Drop for Closures {
                 rounds: Vec::new(),
                 serves: Vec::new(),
                 rounds_made: Vec::new(),
+                live: Vec::new(),
             },
         );
         let slot = self.slot;
@@ -2109,7 +2143,7 @@ impl Closures {
                 (true, false) => self.make::<true, false>(a, limit),
                 (true, true) => self.make::<true, true>(a, limit),
             };
-            self.kept.serves[a as usize] = serves;
+            self.kept.set_serves(a, serves);
             self.kept.rounds_made[a as usize] = true;
         }
         &self.kept.closures[a as usize]
@@ -2130,7 +2164,7 @@ impl Closures {
                 return self.get(a, usize::MAX);
             }
             self.static_masks(a);
-            self.kept.serves[a as usize] = usize::MAX;
+            self.kept.set_serves(a, usize::MAX);
             self.kept.rounds_made[a as usize] = false;
         }
         &self.kept.closures[a as usize]
@@ -2851,6 +2885,45 @@ mod tests {
         assert!(checked > 1000 && absurd > 100, "{checked} {absurd}");
     }
 
+    /// `live` lists each assumption with a closure once, and no other.
+    fn assert_live_lists_the_closures(kept: &Kept) {
+        let mut listed = vec![false; 1458];
+        for &a in &kept.live {
+            assert!(!listed[a as usize], "{a} listed twice");
+            listed[a as usize] = true;
+        }
+        for a in 0..1458 {
+            assert_eq!(listed[a], kept.serves[a] != 0, "{a}");
+        }
+    }
+
+    #[test]
+    fn live_closures_are_listed_along_searches() {
+        // Whole searches along the chain boards (each with fewer candidates than the one
+        // before; the kept closures are updated at each), then another puzzle (all dropped):
+        // after each, the kept closures' list holds exactly the assumptions with a closure.
+        let mut boards = chain_boards();
+        boards.push(board_before_level_two());
+        let mut listed = 0;
+        for b in &boards {
+            for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
+                forcing_chains(b, mode);
+                KEPT.with(|k| {
+                    let k = k.borrow();
+                    let slot = match mode {
+                        Mode::Nishio => 0,
+                        Mode::Multiple => 1,
+                        _ => 2,
+                    };
+                    let kept = k[slot].as_ref().expect("kept closures");
+                    assert_live_lists_the_closures(kept);
+                    listed += kept.live.len();
+                });
+            }
+        }
+        assert!(listed > 1000, "{listed}");
+    }
+
     #[test]
     fn kept_closures_are_the_closures_of_the_new_board() {
         // Along the chain boards of a path (each with fewer candidates than the one before),
@@ -2869,6 +2942,7 @@ mod tests {
                     .iter()
                     .filter(|&&a| cl.kept.serves[a as usize] == usize::MAX)
                     .count();
+                assert_live_lists_the_closures(&cl.kept);
                 for &a in &assumptions {
                     let x = *cl.get(a, usize::MAX);
                     let y = *fresh.get(a, usize::MAX);
@@ -2884,6 +2958,8 @@ mod tests {
                         }
                     }
                 }
+                assert_live_lists_the_closures(&cl.kept);
+                assert_live_lists_the_closures(&fresh.kept);
                 // The kept set of this board for the next, not the fresh one.
                 drop(fresh);
                 drop(cl);
