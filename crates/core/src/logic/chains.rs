@@ -1340,9 +1340,14 @@ fn cycle_sources(t: &Layers, links: &Links) -> Vec<u8> {
         if x != u32::MAX {
             let [x_only, y_only] = digits[x as usize];
             let d = t.pots[k] as usize % 9;
-            out[t.pots[k] as usize] = cycle_bit(true, true)
-                | (x_only >> d & 1) as u8 * cycle_bit(false, true)
-                | (y_only != 0) as u8 * cycle_bit(true, false);
+            let mut bits = cycle_bit(true, true);
+            if x_only >> d & 1 == 1 {
+                bits |= cycle_bit(false, true);
+            }
+            if y_only != 0 {
+                bits |= cycle_bit(true, false);
+            }
+            out[t.pots[k] as usize] = bits;
         }
     }
     out
