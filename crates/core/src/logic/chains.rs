@@ -257,7 +257,7 @@ struct Search<'a> {
     max_depth: u16,
     /// Per candidate, whether a cycle search from it could find a loop that removes something
     /// ([`cycle_sources`]); empty if not known (every candidate is searched).
-    cycle_ok: Vec<bool>,
+    cycle_ok: Vec<u8>,
     /// Per potential ([`ident`]), whether it has a path of XY links to its opposite; empty if
     /// not known.
     chain_ok: Vec<bool>,
@@ -1244,8 +1244,12 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
 /// Per candidate (cell * 9 + digit), whether a cycle through its on potential could remove
 /// something, on the components `comp` of the links of `t` (see [`static_chains_where`]): its
 /// component holds an on potential `a` and an off potential `b` of one digit that a third
-/// candidate of that digit sees both.
-fn cycle_sources(t: &Layers) -> Vec<bool> {
+/// candidate of that digit sees both. One bit per link setting ([`cycle_bit`]): with X and Y
+/// links, any such pair; with X-links only, a pair of the source's digit (an X cycle stays on
+/// it) among the candidates with a conjugate (`conj_any`: every node of an X cycle has one);
+/// with Y-links only, a pair among the candidates of cells with two (`bivalue_cand`: every
+/// node of a Y cycle is one).
+fn cycle_sources(t: &Layers, links: &Links) -> Vec<u8> {
     let p = t.pots.len();
     let comp = &t.comp;
     // The components with two potentials or more (only those hold a loop), numbered densely.
@@ -1284,16 +1288,78 @@ fn cycle_sources(t: &Layers) -> Vec<bool> {
             sees[x as usize][on as usize][d] |= PEER_MASK[c];
         }
     }
-    let useful: Vec<bool> = sees
+    // The components useful with X and Y links, numbered densely again (usually one or two:
+    // the X-only and Y-only pairs are among these, so only these are looked at again).
+    let mut useful = vec![u32::MAX; n as usize];
+    let mut m = 0;
+    for (x, [off, on]) in sees.iter().enumerate() {
+        if (0..9).any(|d| on[d] & off[d] & cand[d] != 0) {
+            useful[x] = m;
+            m += 1;
+        }
+    }
+    let useful_of = |c: u32| {
+        let x = dense_of(c);
+        if x == u32::MAX {
+            u32::MAX
+        } else {
+            useful[x as usize]
+        }
+    };
+    // The same per useful component with X-links only (the candidates with a conjugate), with
+    // Y-links only (those of cells with two candidates).
+    let mut sees = vec![[[[0u128; 9]; 2]; 2]; m as usize];
+    for node in 0..2 * p {
+        let x = useful_of(comp[node]);
+        if x != u32::MAX {
+            let (on, k) = (node >= p, node % p);
+            let pot = t.pots[k] as usize;
+            let (c, d) = (pot / 9, pot % 9);
+            let s = &mut sees[x as usize];
+            if links.conj_any[d] >> c & 1 == 1 {
+                s[0][on as usize][d] |= PEER_MASK[c];
+            }
+            if links.bivalue_cand[d] >> c & 1 == 1 {
+                s[1][on as usize][d] |= PEER_MASK[c];
+            }
+        }
+    }
+    // Per useful component, the digits of the pairs with X-links only, with Y-links only.
+    let digits: Vec<[u16; 2]> = sees
         .iter()
-        .map(|[off, on]| (0..9).any(|d| on[d] & off[d] & cand[d] != 0))
+        .map(|s| {
+            std::array::from_fn(|k| {
+                let [off, on] = &s[k];
+                (0..9).fold(0, |m, d| m | ((on[d] & off[d] & cand[d] != 0) as u16) << d)
+            })
+        })
         .collect();
-    let mut out = vec![false; 729];
+    let mut out = vec![0u8; 729];
     for k in 0..p {
-        let x = dense_of(comp[p + k]);
-        out[t.pots[k] as usize] = x != u32::MAX && useful[x as usize];
+        let x = useful_of(comp[p + k]);
+        if x != u32::MAX {
+            let [x_only, y_only] = digits[x as usize];
+            let d = t.pots[k] as usize % 9;
+            let mut bits = cycle_bit(true, true);
+            if x_only >> d & 1 == 1 {
+                bits |= cycle_bit(false, true);
+            }
+            if y_only != 0 {
+                bits |= cycle_bit(true, false);
+            }
+            out[t.pots[k] as usize] = bits;
+        }
     }
     out
+}
+
+/// The bit of a link setting (`y`, `x`) in [`cycle_sources`]' masks.
+fn cycle_bit(y: bool, x: bool) -> u8 {
+    match (y, x) {
+        (true, true) => 1,
+        (false, true) => 2,
+        _ => 4,
+    }
 }
 
 #[cfg(test)]
@@ -1734,7 +1800,8 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
             // conjugate (X) or the cell's other candidate (Y). Without one, skip the search.
             let closable = (x && links.conj_len[pot as usize] > 0)
                 || (y && links.mate[pot as usize] != NONE16);
-            let may_cycle = search.cycle_ok.is_empty() || search.cycle_ok[pot as usize];
+            let may_cycle =
+                search.cycle_ok.is_empty() || search.cycle_ok[pot as usize] & cycle_bit(y, x) != 0;
             let ends = if closable && may_cycle && part == Part::Cycles {
                 search.cycles(pot, &live);
                 std::mem::take(&mut search.ends)
@@ -1992,7 +2059,7 @@ pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option
     // `b` of `o`'s digit, both seen by `o`: a component without such a pair has no useful
     // cycle, and the searches from its sources are skipped (`cycle_sources`).
     if shortcuts() {
-        search.cycle_ok = SCRATCH.with_borrow(cycle_sources);
+        search.cycle_ok = SCRATCH.with_borrow(|t| cycle_sources(t, &links));
     }
     loop_hints(&mut search, x_only, Part::Cycles, &mut out);
     loop_hints(&mut search, y_only, Part::Cycles, &mut out);
@@ -2261,9 +2328,10 @@ mod tests {
 
     #[test]
     fn a_source_left_out_of_the_cycle_searches_has_no_useful_cycle() {
-        // Every candidate that `cycle_sources` leaves out: its cycle searches, unbounded, in
-        // the three link settings, find no loop that removes anything.
-        let (mut left_out, mut kept, mut useful) = (0, 0, 0);
+        // Every candidate that `cycle_sources` leaves out of a link setting: its cycle search,
+        // unbounded, in that setting, finds no loop that removes anything.
+        let (mut left_out, mut kept, mut useful) = ([0; 3], [0; 3], [0; 3]);
+        let setting = |y: bool, x: bool| cycle_bit(y, x).trailing_zeros() as usize;
         for board in super::super::extreme_chain_boards(4) {
             let links = Links::new(&board);
             let mut sources = Vec::new();
@@ -2275,7 +2343,7 @@ mod tests {
             let mut t = Layers::default();
             t.build(&links);
             sources_reaching_their_opposite(&mut t, &sources);
-            let ok = cycle_sources(&t);
+            let ok = cycle_sources(&t, &links);
             // Nor has a candidate without a path of XY links to its opposite an X chain.
             let both_ways: Vec<(u16, bool)> = sources
                 .iter()
@@ -2289,7 +2357,6 @@ mod tests {
             }
             let mut search = Search::new(&board, &links, false, false);
             for &(pot, _) in &sources {
-                let mut any = false;
                 for (y, x) in [(false, true), (true, false), (true, true)] {
                     if !x && board.cands[pot as usize / 9].count_ones() > 2 {
                         continue;
@@ -2299,18 +2366,28 @@ mod tests {
                     search.max_depth = u16::MAX;
                     search.cycles(pot, &links.live_off(y, x));
                     let ends = std::mem::take(&mut search.ends);
-                    any |= ends.iter().any(|&e| search.cycle_removes_something(e));
-                }
-                if ok[pot as usize] {
-                    kept += 1;
-                    useful += any as usize;
-                } else {
-                    left_out += 1;
-                    assert!(!any, "{}", pot);
+                    let any = ends.iter().any(|&e| search.cycle_removes_something(e));
+                    if ok[pot as usize] & cycle_bit(y, x) != 0 {
+                        kept[setting(y, x)] += 1;
+                        useful[setting(y, x)] += any as usize;
+                    } else {
+                        left_out[setting(y, x)] += 1;
+                        assert!(!any, "{pot} {y} {x}");
+                    }
+                    // The settings' bits: X only or Y only only where XY is kept (their links
+                    // are among the XY links).
+                    if ok[pot as usize] & cycle_bit(true, true) == 0 {
+                        assert_eq!(ok[pot as usize], 0);
+                    }
                 }
             }
         }
-        assert!(left_out > 1000 && useful > 0, "{left_out} {kept} {useful}");
+        // Each setting leaves out searches; with X and Y links and with Y-links only some kept
+        // find a useful cycle (on these boards no X-only one does).
+        assert!(
+            left_out.iter().all(|&n| n > 100) && useful[0] > 0 && useful[2] > 0,
+            "{left_out:?} {kept:?} {useful:?}"
+        );
     }
 
     #[test]

@@ -187,11 +187,13 @@ fn check_for_loops(
                 let m = board.cands[n];
                 // SE accumulates the extra digits over siblings too; kept for agreement.
                 ex |= m & !both;
-                let card = m.count_ones();
-                if (card == 2 || ex.count_ones() == 1 || allowed_ex > 0)
+                // `n` holds both digits: it has two candidates if it has no other (bit tests,
+                // not population counts, which the build's target lacks).
+                let wide = m & !both != 0;
+                if (!wide || ex & ex.wrapping_sub(1) == 0 && ex != 0 || allowed_ex > 0)
                     && next_parity & CELL_HOUSE_BITS[n] == 0
                 {
-                    let next_allowed = allowed_ex - (card > 2) as i32;
+                    let next_allowed = allowed_ex - wide as i32;
                     check_for_loops(
                         board,
                         n,
@@ -390,7 +392,7 @@ fn loop_hints(board: &Board, lp: &[usize], both: u16, out: &mut Vec<Ul>) {
     let extra: Vec<usize> = lp
         .iter()
         .copied()
-        .filter(|&c| board.cands[c].count_ones() > 2)
+        .filter(|&c| board.cands[c] & !both != 0)
         .collect();
     let len = lp.len();
     let base = base_rating(len);
