@@ -1430,17 +1430,16 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
             }
         }
         if cell_ok && !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
-            let branches: Vec<Id> = bits(m).map(|d| id(c, d, true)).collect();
+            let mut branches = [0 as Id; 9];
+            let mut n = 0;
+            for d in bits(m) {
+                branches[n] = id(c, d, true);
+                n += 1;
+            }
+            let branches = &branches[..n];
             if closures.as_mut().is_none_or(|cl| {
-                cl.common_within(&branches, found.limit(5))
-                    && cl.staged_ons(
-                        board,
-                        &branches,
-                        &mut ons,
-                        engine,
-                        found.limit(5),
-                        &mut seen,
-                    )
+                cl.common_within(branches, found.limit(5))
+                    && cl.staged_ons(board, branches, &mut ons, engine, found.limit(5), &mut seen)
             }) {
                 let value_on: Vec<(usize, Rc<Outcome>)> =
                     bits(m).map(|d| (d, ons.get(engine, c, d))).collect();
@@ -1674,11 +1673,16 @@ fn region_chains(
             continue;
         }
         if let Some(cl) = closures.as_deref_mut() {
-            let ids: Vec<Id> = bits(pos)
-                .map(|k| id(HOUSE_CELLS[h][k] as usize, d, true))
-                .collect();
-            if !cl.common_within(&ids, found.limit(6))
-                || !cl.staged_ons(board, &ids, ons, engine, found.limit(6), seen)
+            // On the stack: a region check is made for most places of most digits.
+            let mut ids = [0 as Id; 9];
+            let mut n = 0;
+            for k in bits(pos) {
+                ids[n] = id(HOUSE_CELLS[h][k] as usize, d, true);
+                n += 1;
+            }
+            let ids = &ids[..n];
+            if !cl.common_within(ids, found.limit(6))
+                || !cl.staged_ons(board, ids, ons, engine, found.limit(6), seen)
             {
                 continue;
             }
@@ -2410,11 +2414,13 @@ impl Closures {
         limit: usize,
         seen: &mut Seen,
     ) -> bool {
-        let mut outs: Vec<Option<Rc<Outcome>>> = branches
-            .iter()
-            .map(|&a| ons.0[id_cell(a) * 9 + id_digit(a)].clone())
-            .collect();
-        self.staged(board, branches, &mut outs, limit, seen, |i| {
+        // At most nine branches (a house's places, a cell's digits): on the stack.
+        let mut outs: [Option<Rc<Outcome>>; 9] = Default::default();
+        for (o, &a) in outs.iter_mut().zip(branches) {
+            *o = ons.0[id_cell(a) * 9 + id_digit(a)].clone();
+        }
+        let outs = &mut outs[..branches.len()];
+        self.staged(board, branches, outs, limit, seen, |i| {
             let a = branches[i];
             ons.get(engine, id_cell(a), id_digit(a))
         })
@@ -2474,6 +2480,21 @@ impl Closures {
         false
     }
 
+    /// Narrows `on` and `off` to the potentials the closure of `a` holds too: the first closure
+    /// (`*first`, then cleared) meets `useful` and `places`, the others narrow what is left.
+    /// Whether any is left.
+    #[inline]
+    fn narrow_by(&self, a: Id, first: &mut bool, on: &mut [u128; 9], off: &mut [u128; 9]) -> bool {
+        let cl = &self.kept.closures[a as usize];
+        let any = if *first {
+            cl.meet(&self.useful, &self.places, on, off)
+        } else {
+            cl.narrow(on, off)
+        };
+        *first = false;
+        any
+    }
+
     /// Whether some potential that every assumption of `branches` implies, and that would
     /// remove something, has at most `limit` distinct ancestors summed over the branches by
     /// the rounds' bound: if not, no chain of these branches can be kept.
@@ -2498,14 +2519,7 @@ impl Closures {
                 self.serves(a, limit)
             };
             if made {
-                let cl = &self.kept.closures[a as usize];
-                let any = if first {
-                    cl.meet(&self.useful, &self.places, &mut on, &mut off)
-                } else {
-                    cl.narrow(&mut on, &mut off)
-                };
-                first = false;
-                if !any {
+                if !self.narrow_by(a, &mut first, &mut on, &mut off) {
                     return false;
                 }
             } else {
@@ -2522,14 +2536,7 @@ impl Closures {
             } else {
                 self.get(a, limit);
             }
-            let cl = &self.kept.closures[a as usize];
-            let any = if first {
-                cl.meet(&self.useful, &self.places, &mut on, &mut off)
-            } else {
-                cl.narrow(&mut on, &mut off)
-            };
-            first = false;
-            if !any {
+            if !self.narrow_by(a, &mut first, &mut on, &mut off) {
                 return false;
             }
         }
