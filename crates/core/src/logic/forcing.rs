@@ -2333,7 +2333,14 @@ impl Closures {
                     run.left[h as usize][d] = 100;
                 }
             }
-            if y {
+            if DYNAMIC && y {
+                // The working grid's candidates of the cell are those not yet off (bits 0 to 8;
+                // the settled bits are above), and making one off makes no other off potential:
+                // no test of `off` for each.
+                for v in bits(run.cur[c] & 0x1ff & !(1 << d)) {
+                    run.add_new_off::<Y, DYNAMIC>(c, v, next);
+                }
+            } else if y {
                 for v in bits(orig[c] & !(1 << d)) {
                     run.add_off::<Y, DYNAMIC>(c, v, next);
                 }
