@@ -1955,6 +1955,10 @@ struct Closures {
     useful: [u128; 9],
     /// Places of each digit in each house of the board.
     counts: [[u8; 9]; 27],
+    /// Static multiple search only (empty otherwise): per digit, the cells whose off
+    /// potential of it turns something on under the static rules (a bivalue cell, a
+    /// bilocal house of the digit); the others' offs are not followed further.
+    strong: [u128; 9],
     /// Which of [`KEPT`] these are.
     slot: usize,
     kept: Kept,
@@ -2022,6 +2026,8 @@ struct Run<'a> {
     orig: &'a [u16; 81],
     places: &'a [u128; 9],
     counts: &'a [[u8; 9]; 27],
+    /// See [`Closures::strong`].
+    strong: &'a [u128; 9],
 }
 
 impl Run<'_> {
@@ -2064,7 +2070,7 @@ impl Run<'_> {
                     self.add_on(m.trailing_zeros() as usize, d, next);
                 }
             }
-        } else {
+        } else if self.strong[d] & bit != 0 {
             let rest = orig[c] & !(1 << d);
             if y && rest != 0 && rest & (rest - 1) == 0 {
                 self.add_on(c, rest.trailing_zeros() as usize, next);
@@ -2119,15 +2125,34 @@ impl Closures {
             .flatten()
             .unwrap_or_else(Kept::new);
         kept.update(&board.cands, !mode.nishio());
+        let counts: [[u8; 9]; 27] = std::array::from_fn(|h| {
+            std::array::from_fn(|d| (places[d] & super::HOUSE_MASK[h]).count_ones() as u8)
+        });
+        let mut strong = [0u128; 9];
+        if !mode.dynamic() {
+            for c in 0..81 {
+                if two_bits(board.cands[c]) {
+                    for d in bits(board.cands[c]) {
+                        strong[d] |= 1 << c;
+                    }
+                }
+            }
+            for (h, row) in counts.iter().enumerate() {
+                for d in 0..9 {
+                    if row[d] == 2 {
+                        strong[d] |= places[d] & super::HOUSE_MASK[h];
+                    }
+                }
+            }
+        }
         Closures {
             y: !mode.nishio(),
             dynamic: mode.dynamic(),
             orig: board.cands,
             places,
             useful: std::array::from_fn(|d| places[d] & multi),
-            counts: std::array::from_fn(|h| {
-                std::array::from_fn(|d| (places[d] & super::HOUSE_MASK[h]).count_ones() as u8)
-            }),
+            counts,
+            strong,
             slot,
             kept,
             queue: Vec::with_capacity(256),
@@ -2184,6 +2209,7 @@ impl Closures {
     #[inline(never)]
     fn static_masks(&mut self, a: Id) {
         let (orig, places, counts) = (&self.orig, &self.places, &self.counts);
+        let strong = &self.strong;
         let (closures, serves) = (&self.kept.closures, &self.kept.serves);
         let mut on = [0u128; 9];
         let mut off = [0u128; 9];
@@ -2225,6 +2251,8 @@ impl Closures {
                 };
                 let mut m = offs & !off[v];
                 off[v] |= m;
+                // Only the offs that turn something on are followed.
+                m &= strong[v];
                 while m != 0 {
                     let o = m.trailing_zeros() as usize;
                     m &= m - 1;
@@ -2295,6 +2323,7 @@ impl Closures {
             orig,
             places,
             counts,
+            strong: &self.strong,
         };
         // Adds "c is not d" found in round r, and the on potentials it completes.
         let (c0, d0) = (id_cell(a), id_digit(a));
@@ -3024,6 +3053,81 @@ mod tests {
             }
         }
         assert!(compared > 5000, "{compared}");
+    }
+
+    #[test]
+    fn static_closures_follow_only_the_strong_offs() {
+        // Multiple mode: `strong` holds the candidates of bivalue cells and of digits with two
+        // places in a house, and nothing in the dynamic modes; the static kernel and
+        // `static_masks` give the same closures (masks, conflict, rounds, served limit) as when
+        // every off potential is followed.
+        let mut compared = 0;
+        for b in chain_boards() {
+            for mode in [Mode::Nishio, Mode::Dynamic] {
+                assert_eq!(Closures::new(&b, mode).strong, [0; 9]);
+            }
+            let mut cl = Closures::new(&b, Mode::Multiple);
+            for c in 0..81 {
+                for d in bits(b.cands[c]) {
+                    let bilocal = CELL_HOUSES[c].iter().any(|&h| {
+                        HOUSE_CELLS[h as usize]
+                            .iter()
+                            .filter(|&&o| b.cands[o as usize] >> d & 1 == 1)
+                            .count()
+                            == 2
+                    });
+                    let strong = b.cands[c].count_ones() == 2 || bilocal;
+                    assert_eq!(cl.strong[d] >> c & 1 == 1, strong, "{c} {d}");
+                }
+            }
+            assert!((0..9).all(|d| cl.strong[d] & !cl.places[d] == 0));
+            let strong = cl.strong;
+            let cands = (0..1458).filter(|&a| b.cands[id_cell(a)] >> id_digit(a) & 1 == 1);
+            for limit in [usize::MAX, 12, 7] {
+                for a in cands.clone() {
+                    let mut run = |all: bool| {
+                        cl.strong = if all { [!0; 9] } else { strong };
+                        let serves = cl.make::<true, false>(a, limit);
+                        let x = cl.kept.closures[a as usize];
+                        let rounds: Vec<u8> = (0..1458)
+                            .map(|t| {
+                                let (c, d) = (id_cell(t), id_digit(t));
+                                let m = if id_on(t) { x.on[d] } else { x.off[d] };
+                                if m >> c & 1 == 1 {
+                                    cl.round(a, t) as u8
+                                } else {
+                                    255
+                                }
+                            })
+                            .collect();
+                        (x.on, x.off, x.conflict, serves, rounds)
+                    };
+                    let with = run(false);
+                    let without = run(true);
+                    assert!(with == without, "{a} {limit}");
+                    compared += 1;
+                }
+            }
+            // Masks without rounds, made from the closures already made, in the same order.
+            let masks = |all: bool| {
+                let mut cl = Closures::new(&b, Mode::Multiple);
+                cl.kept.update(&[0; 81], true);
+                cl.kept.update(&b.cands, true);
+                if all {
+                    cl.strong = [!0; 9];
+                }
+                cands
+                    .clone()
+                    .filter(|&a| id_on(a))
+                    .map(|a| {
+                        let x = *cl.masks(a);
+                        (x.on, x.off, x.conflict)
+                    })
+                    .collect::<Vec<_>>()
+            };
+            assert!(masks(false) == masks(true));
+        }
+        assert!(compared > 1000, "{compared}");
     }
 
     /// What two searches must agree on about a chain: rating, complexity, kind, eliminations.
