@@ -2017,7 +2017,6 @@ struct Run<'a> {
     cur: &'a mut [u16; 81],
     /// Places of each digit in each house on the working grid (dynamic).
     left: &'a mut [[u8; 9]; 27],
-    conflict: u32,
     rounds: &'a mut [u8],
     /// The on potentials to follow, with their rounds: the first `queued` of `queue` (each on
     /// potential is queued at most once, so 729 entries are enough).
@@ -2049,10 +2048,6 @@ impl Run<'_> {
         self.off[d] |= bit;
         let i = id(c, d, false);
         self.rounds[i as usize] = r;
-        if self.on[d] & bit != 0 {
-            let lb = r as u32 + self.rounds[i as usize + 1] as u32 + 2;
-            self.conflict = self.conflict.min(lb);
-        }
         let next = r.saturating_add(1);
         if dynamic {
             if y {
@@ -2093,10 +2088,6 @@ impl Run<'_> {
         self.on[d] |= bit;
         let i = id(c, d, true);
         self.rounds[i as usize] = r;
-        if self.off[d] & bit != 0 {
-            let lb = r as u32 + self.rounds[i as usize - 1] as u32 + 2;
-            self.conflict = self.conflict.min(lb);
-        }
         self.queue[self.queued] = (i, r);
         self.queued += 1;
     }
@@ -2316,7 +2307,6 @@ impl Closures {
             off: &mut closure.off,
             cur: &mut self.cur,
             left: &mut self.left,
-            conflict: u32::MAX,
             rounds: &mut self.kept.rounds[base..base + 1458],
             queue: &mut self.fifo,
             queued: 0,
@@ -2391,11 +2381,26 @@ impl Closures {
                 run.add_new_off::<Y, DYNAMIC>(o, d, next);
             }
         }
+        // The conflict, from the masks once made (each potential's round is written once,
+        // when it is made): one pass over the candidates held both on and off, instead of a
+        // test at each potential made.
+        let mut conflict = u32::MAX;
+        if (0..9).fold(0, |m, d| m | (run.on[d] & run.off[d])) != 0 {
+            for d in 0..9 {
+                let mut m = run.on[d] & run.off[d];
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let i = id(c, d, false) as usize;
+                    let lb = run.rounds[i] as u32 + run.rounds[i + 1] as u32 + 2;
+                    conflict = conflict.min(lb);
+                }
+            }
+        }
         // A conflict not yet found has a potential of round `cut + 1` or later.
-        let conflict = match cut {
-            Some(r) => run.conflict.min(r as u32 + 3),
-            None => run.conflict,
-        };
+        if let Some(r) = cut {
+            conflict = conflict.min(r as u32 + 3);
+        }
         closure.off_cells = closure.off.iter().fold(0, |m, o| m | o);
         closure.conflict = conflict;
         cut.map_or(usize::MAX, |_| limit.saturating_add(1))
@@ -2926,6 +2931,57 @@ mod tests {
             }
         }
         assert!(checked > 1000 && absurd > 100, "{checked} {absurd}");
+    }
+
+    #[test]
+    fn conflict_is_the_least_round_sum_of_a_candidate_on_and_off() {
+        // Every assumption of every chain board, the three kernels, several limits: the
+        // conflict is the least `round(on) + round(off) + 2` over the candidates held both on
+        // and off, and no more than the round cut plus three when the closure was cut (the
+        // first round of on potentials at least `limit - 1`: an on assumption's on potentials
+        // have even rounds, an off assumption's odd ones); `u32::MAX` if neither.
+        let (mut conflicts, mut cut) = (0, 0);
+        for b in chain_boards() {
+            for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
+                let mut cl = Closures::new(&b, mode);
+                for limit in [usize::MAX, 12, 7] {
+                    for a in (0..1458).filter(|&a| b.cands[id_cell(a)] >> id_digit(a) & 1 == 1) {
+                        let serves = match mode {
+                            Mode::Nishio => cl.make::<false, true>(a, limit),
+                            Mode::Multiple => cl.make::<true, false>(a, limit),
+                            _ => cl.make::<true, true>(a, limit),
+                        };
+                        let x = cl.kept.closures[a as usize];
+                        let mut want = u32::MAX;
+                        for d in 0..9 {
+                            for c in 0..81 {
+                                if (x.on[d] & x.off[d]) >> c & 1 == 1 {
+                                    let sum = cl.round(a, id(c, d, true))
+                                        + cl.round(a, id(c, d, false))
+                                        + 2;
+                                    want = want.min(sum);
+                                }
+                            }
+                        }
+                        if want != u32::MAX {
+                            conflicts += 1;
+                        }
+                        if serves != usize::MAX {
+                            cut += 1;
+                            let first = limit as u32 - 1;
+                            let r = if first % 2 == u32::from(!id_on(a)) {
+                                first
+                            } else {
+                                first + 1
+                            };
+                            want = want.min(r + 3);
+                        }
+                        assert_eq!(x.conflict, want, "{mode:?} {a} {limit}");
+                    }
+                }
+            }
+        }
+        assert!(conflicts > 100 && cut > 100, "{conflicts} {cut}");
     }
 
     /// `live` lists each assumption with a closure once, and no other.
