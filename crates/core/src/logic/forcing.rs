@@ -620,8 +620,24 @@ static SE_HOUSES: [[(u8, u8); 3]; 81] = {
     t
 };
 
+/// The places of digit `d` among the peers of cell `c` in SE's link order (its box, then the
+/// rest of its row, then the rest of its column; [`SE_PEERS`]), given the places `pos` of
+/// each digit in each house: each house with the positions it holds of them.
+#[inline(always)]
+fn se_peer_places(c: usize, d: usize, pos: &[[u16; 9]; 27]) -> [(usize, u16); 3] {
+    let [(hb, ab), (hr, ar), (hc, ac)] = SE_HOUSES[c];
+    let (hb, hr, hc) = (hb as usize, hr as usize, hc as usize);
+    [
+        (hb, pos[hb][d] & !(1 << ab)),
+        // Less the three places of the row (column) in the cell's box.
+        (hr, pos[hr][d] & !(7 << (ar / 3 * 3))),
+        (hc, pos[hc][d] & !(7 << (ac / 3 * 3))),
+    ]
+}
+
 /// Each cell's peers in SE's link order: its box, then the rest of its row, then the rest of
-/// its column.
+/// its column (the reference propagation of the tests; [`se_peer_places`] walks them by house).
+#[cfg(test)]
 static SE_PEERS: std::sync::LazyLock<[[u8; 20]; 81]> = std::sync::LazyLock::new(|| {
     std::array::from_fn(|c| {
         let mut out = [0u8; 20];
@@ -741,10 +757,14 @@ impl Engine<'_> {
                         }
                     }
                 }
-                for &o in SE_PEERS[c].iter() {
-                    let o = o as usize;
-                    if cur[o] >> d & 1 == 1 && link_off(out, pend_off, p, id(o, d, false)) {
-                        return;
+                // Only the peers that have the digit are visited, from the working grid's places
+                // per house (which change with `cur`, not in this loop).
+                for (h, m) in se_peer_places(c, d, &cur_pos) {
+                    for k in bits(m) {
+                        let o = HOUSE_CELLS[h][k] as usize;
+                        if link_off(out, pend_off, p, id(o, d, false)) {
+                            return;
+                        }
                     }
                 }
             } else if let Some(&p) = pend_off.get(off_at) {
@@ -3440,6 +3460,26 @@ mod tests {
             for (i, &(h, at)) in SE_HOUSES[c].iter().enumerate() {
                 assert_eq!(h as usize, hs[i], "{c}");
                 assert_eq!(HOUSE_CELLS[h as usize][at as usize] as usize, c, "{c}");
+            }
+        }
+        // `se_peer_places` walks SE's peers in their order, those with the digit only.
+        let mut boards = chain_boards();
+        boards.push(Board::new(&Puzzle::default()));
+        for b in boards {
+            let pos = b.places();
+            for c in 0..81 {
+                for d in 0..9 {
+                    let walked: Vec<u8> = se_peer_places(c, d, &pos)
+                        .into_iter()
+                        .flat_map(|(h, m)| bits(m).map(move |k| HOUSE_CELLS[h][k]))
+                        .collect();
+                    let want: Vec<u8> = SE_PEERS[c]
+                        .iter()
+                        .copied()
+                        .filter(|&o| b.cands[o as usize] >> d & 1 == 1)
+                        .collect();
+                    assert_eq!(walked, want, "{c} {d}");
+                }
             }
         }
     }
