@@ -835,6 +835,11 @@ struct Scc {
     /// Per component, 1 + the place of its set of sources in `sets`, 0 if the set is empty.
     set_of: Vec<u32>,
     sets: Vec<u64>,
+    /// The live potentials by component, in the order the components were made: component
+    /// `id` holds `members[ends[id - 1]..ends[id]]` (from 0 for the first); `comps` of them.
+    members: Vec<u32>,
+    ends: Vec<u32>,
+    comps: usize,
 }
 
 impl Layers {
@@ -1093,6 +1098,8 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
         s.stack.resize(n, 0);
         s.calls.resize(n, Frame::default());
         s.set_of.resize(n, 0);
+        s.members.resize(n, 0);
+        s.ends.resize(n, 0);
     }
     // Written before they are read: an entry's `acc` when it is pushed, `sets[..filled]`.
     if s.acc.len() < n * W {
@@ -1101,12 +1108,16 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
     }
     let (acc, _) = s.acc.as_chunks_mut::<W>();
     let (sets, _) = s.sets.as_chunks_mut::<W>();
-    let (stack, calls, set_of, num) = (
+    let (stack, calls, set_of, num, members, ends) = (
         &mut s.stack[..],
         &mut s.calls[..],
         &mut s.set_of[..],
         &mut s.num[..],
+        &mut s.members[..],
+        &mut s.ends[..],
     );
+    // The number of potentials put in components so far (`members[..made]`).
+    let mut made = 0;
     // The number of non-empty sets (`sets[..filled]`); a component's `set_of` is 1 + its set's
     // place, or 0 for an empty set.
     let mut filled = 0;
@@ -1188,10 +1199,13 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
                     let v = stack[i] as usize;
                     num[v] = DONE + id;
                     comp[v] = id;
+                    members[made] = v as u32;
+                    made += 1;
                     for k in 0..W {
                         set[k] |= acc[i][k];
                     }
                 }
+                ends[id as usize] = made as u32;
                 sp = f.at as usize;
                 if set != [0; W] {
                     sets[filled] = set;
@@ -1219,30 +1233,34 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
             }
         }
     }
+    s.comps = comps as usize;
     // A dead on potential reaches what the potentials it forces reach; a dead off potential
-    // forces nothing.
+    // forces nothing. One plain loop (a filter's closure was a call per source).
     let holds = |v: usize, i: usize| {
         let x = set_of[comp[v] as usize];
         x != 0 && sets[x as usize - 1][i / 64] >> (i % 64) & 1 == 1
     };
-    (0..sources.len())
-        .filter(|&i| {
-            let (pot, on) = sources[i];
-            let v = node(pot, on);
-            if v < live || (p..p + live).contains(&v) {
-                holds(v, i)
-            } else if on {
-                let (a, b) = (start[v] as usize, start[v + 1] as usize);
-                links[a..b].iter().any(|&q| holds(q as usize, i))
-            } else {
-                false
-            }
-        })
-        .collect()
+    let mut out = Vec::with_capacity(sources.len());
+    for (i, &(pot, on)) in sources.iter().enumerate() {
+        let k = index[pot as usize] as usize;
+        let reached = if k < live {
+            holds(on as usize * p + k, i)
+        } else if on {
+            let (a, b) = (start[p + k] as usize, start[p + k + 1] as usize);
+            links[a..b].iter().any(|&q| holds(q as usize, i))
+        } else {
+            false
+        };
+        if reached {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// Per candidate (cell * 9 + digit), whether a cycle through its on potential could remove
-/// something, on the components `comp` of the links of `t` (see [`static_chains_where`]): its
+/// something, on the components of the links of `t` (`Scc::members`, from the last
+/// [`sources_reaching_their_opposite`]; see [`static_chains_where`]): its
 /// component holds an on potential `a` and an off potential `b` of one digit that a third
 /// candidate of that digit sees both. One bit per link setting ([`cycle_bit`]): with X and Y
 /// links, any such pair; with X-links only, a pair of the source's digit (an X cycle stays on
@@ -1251,103 +1269,64 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
 /// node of a Y cycle is one).
 fn cycle_sources(t: &Layers, links: &Links) -> Vec<u8> {
     let p = t.pots.len();
-    let comp = &t.comp;
-    // The components with two potentials or more (only those hold a loop), numbered densely.
-    let mut size = vec![0u16; 2 * p];
-    for &c in comp {
-        // The dead candidates' potentials are in no component.
-        if c != u32::MAX {
-            size[c as usize] += 1;
-        }
-    }
-    let mut dense = vec![u32::MAX; 2 * p];
-    let mut n = 0;
-    for (c, &k) in size.iter().enumerate() {
-        if k >= 2 {
-            dense[c] = n;
-            n += 1;
-        }
-    }
-    let dense_of = |c: u32| {
-        if c == u32::MAX {
-            u32::MAX
-        } else {
-            dense[c as usize]
-        }
+    let s = &t.scc;
+    let cand = &links.cand;
+    // The candidate of a live potential (`on * p + k`) and whether it is on.
+    let pot_of = |v: u32| {
+        let v = v as usize;
+        let on = v >= p;
+        (t.pots[if on { v - p } else { v }] as usize, on)
     };
-    // Per such component and digit: the cells that see an on potential of it, an off one.
-    let mut sees = vec![[[0u128; 9]; 2]; n as usize];
-    let mut cand = [0u128; 9];
-    for node in 0..2 * p {
-        let (on, k) = (node >= p, node % p);
-        let pot = t.pots[k] as usize;
-        let (c, d) = (pot / 9, pot % 9);
-        cand[d] |= 1 << c;
-        let x = dense_of(comp[node]);
-        if x != u32::MAX {
-            sees[x as usize][on as usize][d] |= PEER_MASK[c];
+    let mut out = vec![0u8; 729];
+    // The components one after the other, each one's members together (only a component of
+    // two potentials or more holds a loop).
+    let mut from = 0;
+    for &end in &s.ends[..s.comps] {
+        let members = &s.members[from..end as usize];
+        from = end as usize;
+        if members.len() < 2 {
+            continue;
         }
-    }
-    // The components useful with X and Y links, numbered densely again (usually one or two:
-    // the X-only and Y-only pairs are among these, so only these are looked at again).
-    let mut useful = vec![u32::MAX; n as usize];
-    let mut m = 0;
-    for (x, [off, on]) in sees.iter().enumerate() {
-        if (0..9).any(|d| on[d] & off[d] & cand[d] != 0) {
-            useful[x] = m;
-            m += 1;
+        // Per digit: the cells that see an on potential of the component, an off one.
+        let mut sees = [[0u128; 9]; 2];
+        for &v in members {
+            let (pot, on) = pot_of(v);
+            sees[on as usize][pot % 9] |= PEER_MASK[pot / 9];
         }
-    }
-    let useful_of = |c: u32| {
-        let x = dense_of(c);
-        if x == u32::MAX {
-            u32::MAX
-        } else {
-            useful[x as usize]
+        let [off, on] = &sees;
+        if !(0..9).any(|d| on[d] & off[d] & cand[d] != 0) {
+            continue;
         }
-    };
-    // The same per useful component with X-links only (the candidates with a conjugate), with
-    // Y-links only (those of cells with two candidates).
-    let mut sees = vec![[[[0u128; 9]; 2]; 2]; m as usize];
-    for node in 0..2 * p {
-        let x = useful_of(comp[node]);
-        if x != u32::MAX {
-            let (on, k) = (node >= p, node % p);
-            let pot = t.pots[k] as usize;
+        // Useful with X and Y links (usually one or two components): the same with X-links
+        // only (the candidates with a conjugate), with Y-links only (those of cells with two).
+        let mut sees = [[[0u128; 9]; 2]; 2];
+        for &v in members {
+            let (pot, on) = pot_of(v);
             let (c, d) = (pot / 9, pot % 9);
-            let s = &mut sees[x as usize];
             if links.conj_any[d] >> c & 1 == 1 {
-                s[0][on as usize][d] |= PEER_MASK[c];
+                sees[0][on as usize][d] |= PEER_MASK[c];
             }
             if links.bivalue_cand[d] >> c & 1 == 1 {
-                s[1][on as usize][d] |= PEER_MASK[c];
+                sees[1][on as usize][d] |= PEER_MASK[c];
             }
         }
-    }
-    // Per useful component, the digits of the pairs with X-links only, with Y-links only.
-    let digits: Vec<[u16; 2]> = sees
-        .iter()
-        .map(|s| {
-            std::array::from_fn(|k| {
-                let [off, on] = &s[k];
-                (0..9).fold(0, |m, d| m | ((on[d] & off[d] & cand[d] != 0) as u16) << d)
-            })
-        })
-        .collect();
-    let mut out = vec![0u8; 729];
-    for k in 0..p {
-        let x = useful_of(comp[p + k]);
-        if x != u32::MAX {
-            let [x_only, y_only] = digits[x as usize];
-            let d = t.pots[k] as usize % 9;
+        let [x_only, y_only]: [u16; 2] = std::array::from_fn(|k| {
+            let [off, on] = &sees[k];
+            (0..9).fold(0, |m, d| m | ((on[d] & off[d] & cand[d] != 0) as u16) << d)
+        });
+        for &v in members {
+            let (pot, on) = pot_of(v);
+            if !on {
+                continue;
+            }
             let mut bits = cycle_bit(true, true);
-            if x_only >> d & 1 == 1 {
+            if x_only >> (pot % 9) & 1 == 1 {
                 bits |= cycle_bit(false, true);
             }
             if y_only != 0 {
                 bits |= cycle_bit(true, false);
             }
-            out[t.pots[k] as usize] = bits;
+            out[pot] = bits;
         }
     }
     out
@@ -2409,6 +2388,76 @@ mod tests {
             "{found} of {}",
             boards.len()
         );
+    }
+
+    /// [`cycle_sources`] by its definition, on `t.comp` (tests only): per component, the cells
+    /// that see its on and off potentials of each digit, with all links, with the candidates
+    /// with a conjugate, with those of cells with two.
+    fn cycle_sources_plain(t: &Layers, links: &Links) -> Vec<u8> {
+        let p = t.pots.len();
+        let pair = |comp: u32, keep: &dyn Fn(usize, usize) -> bool| -> u16 {
+            let mut sees = [[0u128; 9]; 2];
+            for v in 0..2 * p {
+                let pot = t.pots[v % p] as usize;
+                let (c, d) = (pot / 9, pot % 9);
+                if t.comp[v] == comp && keep(c, d) {
+                    sees[(v >= p) as usize][d] |= PEER_MASK[c];
+                }
+            }
+            (0..9).fold(0, |m, d| {
+                m | ((sees[0][d] & sees[1][d] & links.cand[d] != 0) as u16) << d
+            })
+        };
+        let mut out = vec![0u8; 729];
+        for k in 0..p {
+            let comp = t.comp[p + k];
+            if comp == u32::MAX || t.comp.iter().filter(|&&c| c == comp).count() < 2 {
+                continue;
+            }
+            let pot = t.pots[k] as usize;
+            if pair(comp, &|_, _| true) == 0 {
+                continue;
+            }
+            let mut bits = cycle_bit(true, true);
+            if pair(comp, &|c, d| links.conj_any[d] >> c & 1 == 1) >> (pot % 9) & 1 == 1 {
+                bits |= cycle_bit(false, true);
+            }
+            if pair(comp, &|c, d| links.bivalue_cand[d] >> c & 1 == 1) != 0 {
+                bits |= cycle_bit(true, false);
+            }
+            out[pot] = bits;
+        }
+        out
+    }
+
+    #[test]
+    fn cycle_sources_from_the_member_lists_match_the_definition() {
+        // The components' member lists made during the pass hold each live potential once,
+        // in its component (`t.comp`), and the cycle filter read from them is the plain one.
+        let mut marked = 0;
+        for board in super::super::extreme_chain_boards(3) {
+            let links = Links::new(&board);
+            let sources = xy_sources(&board, &links);
+            let mut t = Layers::default();
+            analyse(&links, &sources, &mut t);
+            let (p, s) = (t.pots.len(), &t.scc);
+            let mut count = vec![0; 2 * p];
+            let mut from = 0;
+            for (id, &end) in s.ends[..s.comps].iter().enumerate() {
+                for &v in &s.members[from..end as usize] {
+                    assert_eq!(t.comp[v as usize], id as u32);
+                    count[v as usize] += 1;
+                }
+                from = end as usize;
+            }
+            for v in 0..2 * p {
+                assert_eq!(count[v], (t.comp[v] != u32::MAX) as usize);
+            }
+            let ok = cycle_sources(&t, &links);
+            assert_eq!(ok, cycle_sources_plain(&t, &links));
+            marked += ok.iter().filter(|&&b| b != 0).count();
+        }
+        assert!(marked > 0);
     }
 
     #[test]
