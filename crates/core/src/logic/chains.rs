@@ -399,14 +399,17 @@ impl<'a> Search<'a> {
         let (y, x, max_depth) = (self.y, self.x, self.max_depth);
         let cands = &self.board.cands;
         let nodes = &mut self.nodes;
-        let [seen_off, seen_on] = &mut self.seen;
+        let seen_off = &mut self.seen[0];
+        // The on potentials made, one bit per potential (cell * 9 + digit): only tested and set
+        // one at a time, never as masks, so without a division by 9 and a 128-bit shift.
+        let mut seen_on = [0u64; 729usize.div_ceil(64)];
         nodes.push(Node {
             pot: source,
             on: true,
             parent: NONE,
             depth: 0,
         });
-        seen_on[sd] |= 1 << sc;
+        seen_on[source as usize / 64] |= 1 << (source % 64);
         let mut on_layer = std::mem::take(&mut self.pending_on);
         let mut off_layer = std::mem::take(&mut self.pending_off);
         on_layer.clear();
@@ -442,7 +445,10 @@ impl<'a> Search<'a> {
                     }};
                 }
                 if y {
-                    for v in super::bits(cands[c] & !(1 << d)) {
+                    let mut m = cands[c] & !(1 << d);
+                    while m != 0 {
+                        let v = m.trailing_zeros() as usize;
+                        m &= m - 1;
                         if (keep_off[v] & (!seen_off[v] | closers[v])) >> c & 1 == 1 {
                             off!(c, v);
                         }
@@ -476,8 +482,8 @@ impl<'a> Search<'a> {
                                 depth: depth + 1,
                             });
                         }
-                        let (qc, qd) = (q as usize / 9, q as usize % 9);
-                        if seen_on[qd] >> qc & 1 == 0 {
+                        let (word, bit) = (q as usize / 64, 1u64 << (q % 64));
+                        if seen_on[word] & bit == 0 {
                             on_layer.push(nodes.len() as u32);
                             nodes.push(Node {
                                 pot: q,
@@ -485,7 +491,7 @@ impl<'a> Search<'a> {
                                 parent: p,
                                 depth: depth + 1,
                             });
-                            seen_on[qd] |= 1 << qc;
+                            seen_on[word] |= bit;
                         }
                     }};
                 }
