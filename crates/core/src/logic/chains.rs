@@ -816,6 +816,9 @@ struct Layers {
     seen: Vec<u64>,
     front: Vec<u64>,
     next: Vec<u64>,
+    /// The potentials whose `front` is not empty, and those whose `next` is not.
+    fronts: Vec<u32>,
+    nexts: Vec<u32>,
     /// The strongly connected component of each potential (`on * p + k`) in the links, from
     /// the last [`sources_reaching_their_opposite`] (`u32::MAX` for a dead candidate's
     /// potentials, which are in none).
@@ -1404,13 +1407,16 @@ fn chunk_meets_in<const W: usize>(
     end_layer: u32,
 ) -> Option<(u32, Block)> {
     debug_assert!(part.len() <= W * 64);
-    let (p, live_count) = (t.pots.len(), t.live);
+    let p = t.pots.len();
     for table in [&mut t.seen, &mut t.front, &mut t.next] {
         table.clear();
         table.resize(2 * p * W, 0);
     }
+    t.fronts.clear();
     for (i, &(pot, on)) in part.iter().enumerate() {
         let k = on as usize * p + t.index[pot as usize] as usize;
+        // Each source is one potential (the sources are distinct).
+        t.fronts.push(k as u32);
         t.seen[k * W + i / 64] |= 1 << (i % 64);
         t.front[k * W + i / 64] |= 1 << (i % 64);
     }
@@ -1432,50 +1438,58 @@ fn chunk_meets_in<const W: usize>(
             front,
             next,
             seen,
+            fronts,
+            nexts,
             ..
         } = &mut *t;
-        // On potentials force off ones, off potentials on ones. A dead off potential forces
-        // nothing (`live_count..p`), a dead on potential is in the first layer only.
-        let on_end = if k == 0 { 2 * p } else { p + live_count };
-        for j in (0..live_count).chain(p..on_end) {
+        // On potentials force off ones, off potentials on ones: only the potentials with a
+        // front (listed in `fronts`), each front emptied once expanded. Nothing forces a dead on
+        // potential (after the first layer it has no front); a dead off potential forces
+        // nothing (no links).
+        nexts.clear();
+        for &j in fronts.iter() {
+            let j = j as usize;
             let f: [u64; W] = set(front, j);
-            if f == [0; W] {
-                continue;
-            }
+            front[j * W..j * W + W].fill(0);
             for &q in &links[start[j] as usize..start[j + 1] as usize] {
                 let at = q as usize * W;
                 let dst: &mut [u64; W] = (&mut next[at..at + W]).try_into().expect("W words");
+                if *dst == [0; W] {
+                    nexts.push(q as u32);
+                }
                 for x in 0..W {
                     dst[x] |= f[x];
                 }
             }
         }
-        if k == 0 {
-            front[(p + live_count) * W..2 * p * W].fill(0);
-        }
         k += 1;
-        let mut live = 0u64;
         let mut met = [0u64; BLOCK_SOURCES / 64];
-        // Nothing forces a dead on potential: nothing new there.
-        for id in 0..p + live_count {
+        // Only the potentials reached at this layer (`nexts`) can have something new.
+        fronts.clear();
+        for &id in nexts.iter() {
+            let id = id as usize;
             let opp = if id < p { id + p } else { id - p };
             let (nx, sn): ([u64; W], [u64; W]) = (set(next, id), set(seen, opp));
             next[id * W..id * W + W].fill(0);
+            let mut any = 0;
             for x in 0..W {
                 let s = &mut seen[id * W + x];
                 let new = nx[x] & !*s;
                 *s |= new;
                 front[id * W + x] = new;
-                live |= new;
+                any |= new;
                 // A source's layer holds one truth value, so its bits in the opposite
                 // potential's `seen` are not changed by this layer.
                 met[x] |= new & sn[x];
+            }
+            if any != 0 {
+                fronts.push(id as u32);
             }
         }
         if met != [0; BLOCK_SOURCES / 64] {
             return Some((k, met));
         }
-        if live == 0 {
+        if fronts.is_empty() {
             return None;
         }
     }
