@@ -258,6 +258,10 @@ struct Search<'a> {
     /// Per candidate, whether a cycle search from it could find a loop that removes something
     /// ([`cycle_sources`]); empty if not known (every candidate is searched).
     cycle_ok: Vec<u8>,
+    /// Per candidate kept by `cycle_ok`, its component's place in `cycle_off`: per digit, the
+    /// cells of the component's off potentials ([`CycleFilter`]).
+    cycle_comp: Vec<u16>,
+    cycle_off: Vec<[u128; 9]>,
     /// Per potential ([`ident`]), whether it has a path of XY links to its opposite; empty if
     /// not known.
     chain_ok: Vec<bool>,
@@ -281,6 +285,8 @@ impl<'a> Search<'a> {
             ends: Vec::new(),
             max_depth: u16::MAX,
             cycle_ok: Vec::new(),
+            cycle_comp: Vec::new(),
+            cycle_off: Vec::new(),
             chain_ok: Vec::new(),
             xy: None,
         }
@@ -1276,7 +1282,7 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
 /// it) among the candidates with a conjugate (`conj_any`: every node of an X cycle has one);
 /// with Y-links only, a pair among the candidates of cells with two (`bivalue_cand`: every
 /// node of a Y cycle is one).
-fn cycle_sources(t: &Layers, links: &Links) -> Vec<u8> {
+fn cycle_sources(t: &Layers, links: &Links) -> CycleFilter {
     let p = t.pots.len();
     let s = &t.scc;
     let cand = &links.cand;
@@ -1287,6 +1293,8 @@ fn cycle_sources(t: &Layers, links: &Links) -> Vec<u8> {
         (t.pots[if on { v - p } else { v }] as usize, on)
     };
     let mut out = vec![0u8; 729];
+    let mut comp_of = vec![u16::MAX; 729];
+    let mut comp_off = Vec::new();
     // The components one after the other, each one's members together (only a component of
     // two potentials or more holds a loop).
     let mut from = 0;
@@ -1323,11 +1331,14 @@ fn cycle_sources(t: &Layers, links: &Links) -> Vec<u8> {
             let [off, on] = &sees[k];
             (0..9).fold(0, |m, d| m | ((on[d] & off[d] & cand[d] != 0) as u16) << d)
         });
+        let mut off = [0u128; 9];
         for &v in members {
             let (pot, on) = pot_of(v);
             if !on {
+                off[pot % 9] |= 1 << (pot / 9);
                 continue;
             }
+            comp_of[pot] = comp_off.len() as u16;
             let mut bits = cycle_bit(true, true);
             if x_only >> (pot % 9) & 1 == 1 {
                 bits |= cycle_bit(false, true);
@@ -1337,8 +1348,23 @@ fn cycle_sources(t: &Layers, links: &Links) -> Vec<u8> {
             }
             out[pot] = bits;
         }
+        comp_off.push(off);
     }
-    out
+    CycleFilter {
+        ok: out,
+        comp: comp_of,
+        off: comp_off,
+    }
+}
+
+/// What [`cycle_sources`] finds: per candidate, the link settings in which a cycle through it
+/// could remove something (`ok`, bits of [`cycle_bit`]), and, for a candidate with some,
+/// its component's place (`comp`) in `off`: per digit, the cells of the component's off
+/// potentials.
+struct CycleFilter {
+    ok: Vec<u8>,
+    comp: Vec<u16>,
+    off: Vec<[u128; 9]>,
 }
 
 /// The bit of a link setting (`y`, `x`) in [`cycle_sources`]' masks.
@@ -1802,7 +1828,17 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
             let may_cycle =
                 search.cycle_ok.is_empty() || search.cycle_ok[pot as usize] & cycle_bit(y, x) != 0;
             let ends = if closable && may_cycle && part == Part::Cycles {
-                search.cycles(pot, &live);
+                // A loop through the source lies in the component of its on potential: an off
+                // potential outside it leads to no loop (nor does anything made from it), so it
+                // is left out like a dead end. The nodes in the component, their parents and
+                // their order are the same, so the loops found are too.
+                if search.cycle_comp.is_empty() {
+                    search.cycles(pot, &live);
+                } else {
+                    let comp = &search.cycle_off[search.cycle_comp[pot as usize] as usize];
+                    let keep: [u128; 9] = std::array::from_fn(|d| live[d] & comp[d]);
+                    search.cycles(pot, &keep);
+                }
                 std::mem::take(&mut search.ends)
             } else {
                 Vec::new()
@@ -2058,7 +2094,10 @@ pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option
     // `b` of `o`'s digit, both seen by `o`: a component without such a pair has no useful
     // cycle, and the searches from its sources are skipped (`cycle_sources`).
     if shortcuts() {
-        search.cycle_ok = SCRATCH.with_borrow(|t| cycle_sources(t, &links));
+        let filter = SCRATCH.with_borrow(|t| cycle_sources(t, &links));
+        search.cycle_ok = filter.ok;
+        search.cycle_comp = filter.comp;
+        search.cycle_off = filter.off;
     }
     loop_hints(&mut search, x_only, Part::Cycles, &mut out);
     loop_hints(&mut search, y_only, Part::Cycles, &mut out);
@@ -2342,7 +2381,7 @@ mod tests {
             let mut t = Layers::default();
             t.build(&links);
             sources_reaching_their_opposite(&mut t, &sources);
-            let ok = cycle_sources(&t, &links);
+            let ok = cycle_sources(&t, &links).ok;
             // Nor has a candidate without a path of XY links to its opposite an X chain.
             let both_ways: Vec<(u16, bool)> = sources
                 .iter()
@@ -2473,11 +2512,64 @@ mod tests {
             for v in 0..2 * p {
                 assert_eq!(count[v], (t.comp[v] != u32::MAX) as usize);
             }
-            let ok = cycle_sources(&t, &links);
+            let ok = cycle_sources(&t, &links).ok;
             assert_eq!(ok, cycle_sources_plain(&t, &links));
             marked += ok.iter().filter(|&&b| b != 0).count();
         }
         assert!(marked > 0);
+    }
+
+    #[test]
+    fn cycle_searches_inside_the_component_find_the_same_loops() {
+        // Every source kept by the cycle filter, in every link setting it is kept for: the
+        // loops found (each as its potentials from the end back to the source, in the order
+        // found) with the off potentials outside the source's component left out, and without.
+        let (mut searched, mut loops) = (0, 0);
+        // The nodes made, with and without the component.
+        let (mut inside, mut everywhere) = (0, 0);
+        for board in super::super::extreme_chain_boards(4) {
+            let links = Links::new(&board);
+            let sources = xy_sources(&board, &links);
+            let mut t = Layers::default();
+            if analyse(&links, &sources, &mut t).is_empty() {
+                continue;
+            }
+            let filter = cycle_sources(&t, &links);
+            let mut search = Search::new(&board, &links, false, false);
+            let mut found = |search: &mut Search, pot: u16, keep: &[u128; 9]| {
+                search.cycles(pot, keep);
+                let ends = std::mem::take(&mut search.ends);
+                ends.iter()
+                    .map(|&e| {
+                        let path = search.path(e);
+                        path.iter().map(|n| ident(n.pot, n.on)).collect::<Vec<_>>()
+                    })
+                    .collect::<Vec<_>>()
+            };
+            for pot in 0..729u16 {
+                for (y, x) in [(false, true), (true, false), (true, true)] {
+                    if filter.ok[pot as usize] & cycle_bit(y, x) == 0 {
+                        continue;
+                    }
+                    search.y = y;
+                    search.x = x;
+                    search.max_depth = u16::MAX;
+                    let live = links.live_off(y, x);
+                    let comp = &filter.off[filter.comp[pot as usize] as usize];
+                    let keep: [u128; 9] = std::array::from_fn(|d| live[d] & comp[d]);
+                    let all = found(&mut search, pot, &live);
+                    everywhere += search.nodes.len();
+                    assert_eq!(found(&mut search, pot, &keep), all, "{pot} {y} {x}");
+                    inside += search.nodes.len();
+                    searched += 1;
+                    loops += all.len();
+                }
+            }
+        }
+        assert!(
+            searched > 100 && loops > 0 && inside < everywhere,
+            "{searched} {loops} {inside} {everywhere}"
+        );
     }
 
     #[test]
