@@ -2536,7 +2536,7 @@ mod tests {
             }
             let filter = cycle_sources(&t, &links);
             let mut search = Search::new(&board, &links, false, false);
-            let mut found = |search: &mut Search, pot: u16, keep: &[u128; 9]| {
+            let found = |search: &mut Search, pot: u16, keep: &[u128; 9]| {
                 search.cycles(pot, keep);
                 let ends = std::mem::take(&mut search.ends);
                 ends.iter()
