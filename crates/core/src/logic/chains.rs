@@ -258,6 +258,10 @@ struct Search<'a> {
     /// Per candidate, whether a cycle search from it could find a loop that removes something
     /// ([`cycle_sources`]); empty if not known (every candidate is searched).
     cycle_ok: Vec<u8>,
+    /// Per candidate kept by `cycle_ok`, its component's place in `cycle_off`: per digit, the
+    /// cells of the component's off potentials ([`CycleFilter`]).
+    cycle_comp: Vec<u16>,
+    cycle_off: Vec<[u128; 9]>,
     /// Per potential ([`ident`]), whether it has a path of XY links to its opposite; empty if
     /// not known.
     chain_ok: Vec<bool>,
@@ -281,6 +285,8 @@ impl<'a> Search<'a> {
             ends: Vec::new(),
             max_depth: u16::MAX,
             cycle_ok: Vec::new(),
+            cycle_comp: Vec::new(),
+            cycle_off: Vec::new(),
             chain_ok: Vec::new(),
             xy: None,
         }
@@ -399,14 +405,17 @@ impl<'a> Search<'a> {
         let (y, x, max_depth) = (self.y, self.x, self.max_depth);
         let cands = &self.board.cands;
         let nodes = &mut self.nodes;
-        let [seen_off, seen_on] = &mut self.seen;
+        let seen_off = &mut self.seen[0];
+        // The on potentials made, one bit per potential (cell * 9 + digit): only tested and set
+        // one at a time, never as masks, so without a division by 9 and a 128-bit shift.
+        let mut seen_on = [0u64; 729usize.div_ceil(64)];
         nodes.push(Node {
             pot: source,
             on: true,
             parent: NONE,
             depth: 0,
         });
-        seen_on[sd] |= 1 << sc;
+        seen_on[source as usize / 64] |= 1 << (source % 64);
         let mut on_layer = std::mem::take(&mut self.pending_on);
         let mut off_layer = std::mem::take(&mut self.pending_off);
         on_layer.clear();
@@ -442,7 +451,10 @@ impl<'a> Search<'a> {
                     }};
                 }
                 if y {
-                    for v in super::bits(cands[c] & !(1 << d)) {
+                    let mut m = cands[c] & !(1 << d);
+                    while m != 0 {
+                        let v = m.trailing_zeros() as usize;
+                        m &= m - 1;
                         if (keep_off[v] & (!seen_off[v] | closers[v])) >> c & 1 == 1 {
                             off!(c, v);
                         }
@@ -476,8 +488,8 @@ impl<'a> Search<'a> {
                                 depth: depth + 1,
                             });
                         }
-                        let (qc, qd) = (q as usize / 9, q as usize % 9);
-                        if seen_on[qd] >> qc & 1 == 0 {
+                        let (word, bit) = (q as usize / 64, 1u64 << (q % 64));
+                        if seen_on[word] & bit == 0 {
                             on_layer.push(nodes.len() as u32);
                             nodes.push(Node {
                                 pot: q,
@@ -485,7 +497,7 @@ impl<'a> Search<'a> {
                                 parent: p,
                                 depth: depth + 1,
                             });
-                            seen_on[qd] |= 1 << qc;
+                            seen_on[word] |= bit;
                         }
                     }};
                 }
@@ -810,6 +822,9 @@ struct Layers {
     seen: Vec<u64>,
     front: Vec<u64>,
     next: Vec<u64>,
+    /// The potentials whose `front` is not empty, and those whose `next` is not.
+    fronts: Vec<u32>,
+    nexts: Vec<u32>,
     /// The strongly connected component of each potential (`on * p + k`) in the links, from
     /// the last [`sources_reaching_their_opposite`] (`u32::MAX` for a dead candidate's
     /// potentials, which are in none).
@@ -835,6 +850,11 @@ struct Scc {
     /// Per component, 1 + the place of its set of sources in `sets`, 0 if the set is empty.
     set_of: Vec<u32>,
     sets: Vec<u64>,
+    /// The live potentials by component, in the order the components were made: component
+    /// `id` holds `members[ends[id - 1]..ends[id]]` (from 0 for the first); `comps` of them.
+    members: Vec<u32>,
+    ends: Vec<u32>,
+    comps: usize,
 }
 
 impl Layers {
@@ -1093,6 +1113,8 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
         s.stack.resize(n, 0);
         s.calls.resize(n, Frame::default());
         s.set_of.resize(n, 0);
+        s.members.resize(n, 0);
+        s.ends.resize(n, 0);
     }
     // Written before they are read: an entry's `acc` when it is pushed, `sets[..filled]`.
     if s.acc.len() < n * W {
@@ -1101,12 +1123,16 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
     }
     let (acc, _) = s.acc.as_chunks_mut::<W>();
     let (sets, _) = s.sets.as_chunks_mut::<W>();
-    let (stack, calls, set_of, num) = (
+    let (stack, calls, set_of, num, members, ends) = (
         &mut s.stack[..],
         &mut s.calls[..],
         &mut s.set_of[..],
         &mut s.num[..],
+        &mut s.members[..],
+        &mut s.ends[..],
     );
+    // The number of potentials put in components so far (`members[..made]`).
+    let mut made = 0;
     // The number of non-empty sets (`sets[..filled]`); a component's `set_of` is 1 + its set's
     // place, or 0 for an empty set.
     let mut filled = 0;
@@ -1188,10 +1214,13 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
                     let v = stack[i] as usize;
                     num[v] = DONE + id;
                     comp[v] = id;
+                    members[made] = v as u32;
+                    made += 1;
                     for k in 0..W {
                         set[k] |= acc[i][k];
                     }
                 }
+                ends[id as usize] = made as u32;
                 sp = f.at as usize;
                 if set != [0; W] {
                     sets[filled] = set;
@@ -1219,138 +1248,123 @@ fn components_and_sets<const W: usize>(t: &mut Layers, sources: &[(u16, bool)]) 
             }
         }
     }
+    s.comps = comps as usize;
     // A dead on potential reaches what the potentials it forces reach; a dead off potential
-    // forces nothing.
+    // forces nothing. One plain loop (a filter's closure was a call per source).
     let holds = |v: usize, i: usize| {
         let x = set_of[comp[v] as usize];
         x != 0 && sets[x as usize - 1][i / 64] >> (i % 64) & 1 == 1
     };
-    (0..sources.len())
-        .filter(|&i| {
-            let (pot, on) = sources[i];
-            let v = node(pot, on);
-            if v < live || (p..p + live).contains(&v) {
-                holds(v, i)
-            } else if on {
-                let (a, b) = (start[v] as usize, start[v + 1] as usize);
-                links[a..b].iter().any(|&q| holds(q as usize, i))
-            } else {
-                false
-            }
-        })
-        .collect()
+    let mut out = Vec::with_capacity(sources.len());
+    for (i, &(pot, on)) in sources.iter().enumerate() {
+        let k = index[pot as usize] as usize;
+        let reached = if k < live {
+            holds(on as usize * p + k, i)
+        } else if on {
+            let (a, b) = (start[p + k] as usize, start[p + k + 1] as usize);
+            links[a..b].iter().any(|&q| holds(q as usize, i))
+        } else {
+            false
+        };
+        if reached {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// Per candidate (cell * 9 + digit), whether a cycle through its on potential could remove
-/// something, on the components `comp` of the links of `t` (see [`static_chains_where`]): its
+/// something, on the components of the links of `t` (`Scc::members`, from the last
+/// [`sources_reaching_their_opposite`]; see [`static_chains_where`]): its
 /// component holds an on potential `a` and an off potential `b` of one digit that a third
 /// candidate of that digit sees both. One bit per link setting ([`cycle_bit`]): with X and Y
 /// links, any such pair; with X-links only, a pair of the source's digit (an X cycle stays on
 /// it) among the candidates with a conjugate (`conj_any`: every node of an X cycle has one);
 /// with Y-links only, a pair among the candidates of cells with two (`bivalue_cand`: every
 /// node of a Y cycle is one).
-fn cycle_sources(t: &Layers, links: &Links) -> Vec<u8> {
+fn cycle_sources(t: &Layers, links: &Links) -> CycleFilter {
     let p = t.pots.len();
-    let comp = &t.comp;
-    // The components with two potentials or more (only those hold a loop), numbered densely.
-    let mut size = vec![0u16; 2 * p];
-    for &c in comp {
-        // The dead candidates' potentials are in no component.
-        if c != u32::MAX {
-            size[c as usize] += 1;
-        }
-    }
-    let mut dense = vec![u32::MAX; 2 * p];
-    let mut n = 0;
-    for (c, &k) in size.iter().enumerate() {
-        if k >= 2 {
-            dense[c] = n;
-            n += 1;
-        }
-    }
-    let dense_of = |c: u32| {
-        if c == u32::MAX {
-            u32::MAX
-        } else {
-            dense[c as usize]
-        }
+    let s = &t.scc;
+    let cand = &links.cand;
+    // The candidate of a live potential (`on * p + k`) and whether it is on.
+    let pot_of = |v: u32| {
+        let v = v as usize;
+        let on = v >= p;
+        (t.pots[if on { v - p } else { v }] as usize, on)
     };
-    // Per such component and digit: the cells that see an on potential of it, an off one.
-    let mut sees = vec![[[0u128; 9]; 2]; n as usize];
-    let mut cand = [0u128; 9];
-    for node in 0..2 * p {
-        let (on, k) = (node >= p, node % p);
-        let pot = t.pots[k] as usize;
-        let (c, d) = (pot / 9, pot % 9);
-        cand[d] |= 1 << c;
-        let x = dense_of(comp[node]);
-        if x != u32::MAX {
-            sees[x as usize][on as usize][d] |= PEER_MASK[c];
+    let mut out = vec![0u8; 729];
+    let mut comp_of = vec![u16::MAX; 729];
+    let mut comp_off = Vec::new();
+    // The components one after the other, each one's members together (only a component of
+    // two potentials or more holds a loop).
+    let mut from = 0;
+    for &end in &s.ends[..s.comps] {
+        let members = &s.members[from..end as usize];
+        from = end as usize;
+        if members.len() < 2 {
+            continue;
         }
-    }
-    // The components useful with X and Y links, numbered densely again (usually one or two:
-    // the X-only and Y-only pairs are among these, so only these are looked at again).
-    let mut useful = vec![u32::MAX; n as usize];
-    let mut m = 0;
-    for (x, [off, on]) in sees.iter().enumerate() {
-        if (0..9).any(|d| on[d] & off[d] & cand[d] != 0) {
-            useful[x] = m;
-            m += 1;
+        // Per digit: the cells that see an on potential of the component, an off one.
+        let mut sees = [[0u128; 9]; 2];
+        for &v in members {
+            let (pot, on) = pot_of(v);
+            sees[on as usize][pot % 9] |= PEER_MASK[pot / 9];
         }
-    }
-    let useful_of = |c: u32| {
-        let x = dense_of(c);
-        if x == u32::MAX {
-            u32::MAX
-        } else {
-            useful[x as usize]
+        let [off, on] = &sees;
+        if !(0..9).any(|d| on[d] & off[d] & cand[d] != 0) {
+            continue;
         }
-    };
-    // The same per useful component with X-links only (the candidates with a conjugate), with
-    // Y-links only (those of cells with two candidates).
-    let mut sees = vec![[[[0u128; 9]; 2]; 2]; m as usize];
-    for node in 0..2 * p {
-        let x = useful_of(comp[node]);
-        if x != u32::MAX {
-            let (on, k) = (node >= p, node % p);
-            let pot = t.pots[k] as usize;
+        // Useful with X and Y links (usually one or two components): the same with X-links
+        // only (the candidates with a conjugate), with Y-links only (those of cells with two).
+        let mut sees = [[[0u128; 9]; 2]; 2];
+        for &v in members {
+            let (pot, on) = pot_of(v);
             let (c, d) = (pot / 9, pot % 9);
-            let s = &mut sees[x as usize];
             if links.conj_any[d] >> c & 1 == 1 {
-                s[0][on as usize][d] |= PEER_MASK[c];
+                sees[0][on as usize][d] |= PEER_MASK[c];
             }
             if links.bivalue_cand[d] >> c & 1 == 1 {
-                s[1][on as usize][d] |= PEER_MASK[c];
+                sees[1][on as usize][d] |= PEER_MASK[c];
             }
         }
-    }
-    // Per useful component, the digits of the pairs with X-links only, with Y-links only.
-    let digits: Vec<[u16; 2]> = sees
-        .iter()
-        .map(|s| {
-            std::array::from_fn(|k| {
-                let [off, on] = &s[k];
-                (0..9).fold(0, |m, d| m | ((on[d] & off[d] & cand[d] != 0) as u16) << d)
-            })
-        })
-        .collect();
-    let mut out = vec![0u8; 729];
-    for k in 0..p {
-        let x = useful_of(comp[p + k]);
-        if x != u32::MAX {
-            let [x_only, y_only] = digits[x as usize];
-            let d = t.pots[k] as usize % 9;
+        let [x_only, y_only]: [u16; 2] = std::array::from_fn(|k| {
+            let [off, on] = &sees[k];
+            (0..9).fold(0, |m, d| m | ((on[d] & off[d] & cand[d] != 0) as u16) << d)
+        });
+        let mut off = [0u128; 9];
+        for &v in members {
+            let (pot, on) = pot_of(v);
+            if !on {
+                off[pot % 9] |= 1 << (pot / 9);
+                continue;
+            }
+            comp_of[pot] = comp_off.len() as u16;
             let mut bits = cycle_bit(true, true);
-            if x_only >> d & 1 == 1 {
+            if x_only >> (pot % 9) & 1 == 1 {
                 bits |= cycle_bit(false, true);
             }
             if y_only != 0 {
                 bits |= cycle_bit(true, false);
             }
-            out[t.pots[k] as usize] = bits;
+            out[pot] = bits;
         }
+        comp_off.push(off);
     }
-    out
+    CycleFilter {
+        ok: out,
+        comp: comp_of,
+        off: comp_off,
+    }
+}
+
+/// What [`cycle_sources`] finds: per candidate, the link settings in which a cycle through it
+/// could remove something (`ok`, bits of [`cycle_bit`]), and, for a candidate with some,
+/// its component's place (`comp`) in `off`: per digit, the cells of the component's off
+/// potentials.
+struct CycleFilter {
+    ok: Vec<u8>,
+    comp: Vec<u16>,
+    off: Vec<[u128; 9]>,
 }
 
 /// The bit of a link setting (`y`, `x`) in [`cycle_sources`]' masks.
@@ -1419,13 +1433,16 @@ fn chunk_meets_in<const W: usize>(
     end_layer: u32,
 ) -> Option<(u32, Block)> {
     debug_assert!(part.len() <= W * 64);
-    let (p, live_count) = (t.pots.len(), t.live);
+    let p = t.pots.len();
     for table in [&mut t.seen, &mut t.front, &mut t.next] {
         table.clear();
         table.resize(2 * p * W, 0);
     }
+    t.fronts.clear();
     for (i, &(pot, on)) in part.iter().enumerate() {
         let k = on as usize * p + t.index[pot as usize] as usize;
+        // Each source is one potential (the sources are distinct).
+        t.fronts.push(k as u32);
         t.seen[k * W + i / 64] |= 1 << (i % 64);
         t.front[k * W + i / 64] |= 1 << (i % 64);
     }
@@ -1447,50 +1464,58 @@ fn chunk_meets_in<const W: usize>(
             front,
             next,
             seen,
+            fronts,
+            nexts,
             ..
         } = &mut *t;
-        // On potentials force off ones, off potentials on ones. A dead off potential forces
-        // nothing (`live_count..p`), a dead on potential is in the first layer only.
-        let on_end = if k == 0 { 2 * p } else { p + live_count };
-        for j in (0..live_count).chain(p..on_end) {
+        // On potentials force off ones, off potentials on ones: only the potentials with a
+        // front (listed in `fronts`), each front emptied once expanded. Nothing forces a dead on
+        // potential (after the first layer it has no front); a dead off potential forces
+        // nothing (no links).
+        nexts.clear();
+        for &j in fronts.iter() {
+            let j = j as usize;
             let f: [u64; W] = set(front, j);
-            if f == [0; W] {
-                continue;
-            }
+            front[j * W..j * W + W].fill(0);
             for &q in &links[start[j] as usize..start[j + 1] as usize] {
                 let at = q as usize * W;
                 let dst: &mut [u64; W] = (&mut next[at..at + W]).try_into().expect("W words");
+                if *dst == [0; W] {
+                    nexts.push(q as u32);
+                }
                 for x in 0..W {
                     dst[x] |= f[x];
                 }
             }
         }
-        if k == 0 {
-            front[(p + live_count) * W..2 * p * W].fill(0);
-        }
         k += 1;
-        let mut live = 0u64;
         let mut met = [0u64; BLOCK_SOURCES / 64];
-        // Nothing forces a dead on potential: nothing new there.
-        for id in 0..p + live_count {
+        // Only the potentials reached at this layer (`nexts`) can have something new.
+        fronts.clear();
+        for &id in nexts.iter() {
+            let id = id as usize;
             let opp = if id < p { id + p } else { id - p };
             let (nx, sn): ([u64; W], [u64; W]) = (set(next, id), set(seen, opp));
             next[id * W..id * W + W].fill(0);
+            let mut any = 0;
             for x in 0..W {
                 let s = &mut seen[id * W + x];
                 let new = nx[x] & !*s;
                 *s |= new;
                 front[id * W + x] = new;
-                live |= new;
+                any |= new;
                 // A source's layer holds one truth value, so its bits in the opposite
                 // potential's `seen` are not changed by this layer.
                 met[x] |= new & sn[x];
+            }
+            if any != 0 {
+                fronts.push(id as u32);
             }
         }
         if met != [0; BLOCK_SOURCES / 64] {
             return Some((k, met));
         }
-        if live == 0 {
+        if fronts.is_empty() {
             return None;
         }
     }
@@ -1803,7 +1828,17 @@ fn loop_hints(search: &mut Search, (y, x): (bool, bool), part: Part, out: &mut S
             let may_cycle =
                 search.cycle_ok.is_empty() || search.cycle_ok[pot as usize] & cycle_bit(y, x) != 0;
             let ends = if closable && may_cycle && part == Part::Cycles {
-                search.cycles(pot, &live);
+                // A loop through the source lies in the component of its on potential: an off
+                // potential outside it leads to no loop (nor does anything made from it), so it
+                // is left out like a dead end. The nodes in the component, their parents and
+                // their order are the same, so the loops found are too.
+                if search.cycle_comp.is_empty() {
+                    search.cycles(pot, &live);
+                } else {
+                    let comp = &search.cycle_off[search.cycle_comp[pot as usize] as usize];
+                    let keep: [u128; 9] = std::array::from_fn(|d| live[d] & comp[d]);
+                    search.cycles(pot, &keep);
+                }
                 std::mem::take(&mut search.ends)
             } else {
                 Vec::new()
@@ -2059,7 +2094,10 @@ pub fn static_chains_where(board: &Board, want: &dyn Fn(&str) -> bool) -> Option
     // `b` of `o`'s digit, both seen by `o`: a component without such a pair has no useful
     // cycle, and the searches from its sources are skipped (`cycle_sources`).
     if shortcuts() {
-        search.cycle_ok = SCRATCH.with_borrow(|t| cycle_sources(t, &links));
+        let filter = SCRATCH.with_borrow(|t| cycle_sources(t, &links));
+        search.cycle_ok = filter.ok;
+        search.cycle_comp = filter.comp;
+        search.cycle_off = filter.off;
     }
     loop_hints(&mut search, x_only, Part::Cycles, &mut out);
     loop_hints(&mut search, y_only, Part::Cycles, &mut out);
@@ -2343,7 +2381,7 @@ mod tests {
             let mut t = Layers::default();
             t.build(&links);
             sources_reaching_their_opposite(&mut t, &sources);
-            let ok = cycle_sources(&t, &links);
+            let ok = cycle_sources(&t, &links).ok;
             // Nor has a candidate without a path of XY links to its opposite an X chain.
             let both_ways: Vec<(u16, bool)> = sources
                 .iter()
@@ -2408,6 +2446,129 @@ mod tests {
             found > 5 && found < boards.len(),
             "{found} of {}",
             boards.len()
+        );
+    }
+
+    /// [`cycle_sources`] by its definition, on `t.comp` (tests only): per component, the cells
+    /// that see its on and off potentials of each digit, with all links, with the candidates
+    /// with a conjugate, with those of cells with two.
+    fn cycle_sources_plain(t: &Layers, links: &Links) -> Vec<u8> {
+        let p = t.pots.len();
+        let pair = |comp: u32, keep: &dyn Fn(usize, usize) -> bool| -> u16 {
+            let mut sees = [[0u128; 9]; 2];
+            for v in 0..2 * p {
+                let pot = t.pots[v % p] as usize;
+                let (c, d) = (pot / 9, pot % 9);
+                if t.comp[v] == comp && keep(c, d) {
+                    sees[(v >= p) as usize][d] |= PEER_MASK[c];
+                }
+            }
+            (0..9).fold(0, |m, d| {
+                m | ((sees[0][d] & sees[1][d] & links.cand[d] != 0) as u16) << d
+            })
+        };
+        let mut out = vec![0u8; 729];
+        for k in 0..p {
+            let comp = t.comp[p + k];
+            if comp == u32::MAX || t.comp.iter().filter(|&&c| c == comp).count() < 2 {
+                continue;
+            }
+            let pot = t.pots[k] as usize;
+            if pair(comp, &|_, _| true) == 0 {
+                continue;
+            }
+            let mut bits = cycle_bit(true, true);
+            if pair(comp, &|c, d| links.conj_any[d] >> c & 1 == 1) >> (pot % 9) & 1 == 1 {
+                bits |= cycle_bit(false, true);
+            }
+            if pair(comp, &|c, d| links.bivalue_cand[d] >> c & 1 == 1) != 0 {
+                bits |= cycle_bit(true, false);
+            }
+            out[pot] = bits;
+        }
+        out
+    }
+
+    #[test]
+    fn cycle_sources_from_the_member_lists_match_the_definition() {
+        // The components' member lists made during the pass hold each live potential once,
+        // in its component (`t.comp`), and the cycle filter read from them is the plain one.
+        let mut marked = 0;
+        for board in super::super::extreme_chain_boards(3) {
+            let links = Links::new(&board);
+            let sources = xy_sources(&board, &links);
+            let mut t = Layers::default();
+            analyse(&links, &sources, &mut t);
+            let (p, s) = (t.pots.len(), &t.scc);
+            let mut count = vec![0; 2 * p];
+            let mut from = 0;
+            for (id, &end) in s.ends[..s.comps].iter().enumerate() {
+                for &v in &s.members[from..end as usize] {
+                    assert_eq!(t.comp[v as usize], id as u32);
+                    count[v as usize] += 1;
+                }
+                from = end as usize;
+            }
+            for v in 0..2 * p {
+                assert_eq!(count[v], (t.comp[v] != u32::MAX) as usize);
+            }
+            let ok = cycle_sources(&t, &links).ok;
+            assert_eq!(ok, cycle_sources_plain(&t, &links));
+            marked += ok.iter().filter(|&&b| b != 0).count();
+        }
+        assert!(marked > 0);
+    }
+
+    #[test]
+    fn cycle_searches_inside_the_component_find_the_same_loops() {
+        // Every source kept by the cycle filter, in every link setting it is kept for: the
+        // loops found (each as its potentials from the end back to the source, in the order
+        // found) with the off potentials outside the source's component left out, and without.
+        let (mut searched, mut loops) = (0, 0);
+        // The nodes made, with and without the component.
+        let (mut inside, mut everywhere) = (0, 0);
+        for board in super::super::extreme_chain_boards(4) {
+            let links = Links::new(&board);
+            let sources = xy_sources(&board, &links);
+            let mut t = Layers::default();
+            if analyse(&links, &sources, &mut t).is_empty() {
+                continue;
+            }
+            let filter = cycle_sources(&t, &links);
+            let mut search = Search::new(&board, &links, false, false);
+            let found = |search: &mut Search, pot: u16, keep: &[u128; 9]| {
+                search.cycles(pot, keep);
+                let ends = std::mem::take(&mut search.ends);
+                ends.iter()
+                    .map(|&e| {
+                        let path = search.path(e);
+                        path.iter().map(|n| ident(n.pot, n.on)).collect::<Vec<_>>()
+                    })
+                    .collect::<Vec<_>>()
+            };
+            for pot in 0..729u16 {
+                for (y, x) in [(false, true), (true, false), (true, true)] {
+                    if filter.ok[pot as usize] & cycle_bit(y, x) == 0 {
+                        continue;
+                    }
+                    search.y = y;
+                    search.x = x;
+                    search.max_depth = u16::MAX;
+                    let live = links.live_off(y, x);
+                    let comp = &filter.off[filter.comp[pot as usize] as usize];
+                    let keep: [u128; 9] = std::array::from_fn(|d| live[d] & comp[d]);
+                    let all = found(&mut search, pot, &live);
+                    everywhere += search.nodes.len();
+                    assert_eq!(found(&mut search, pot, &keep), all, "{pot} {y} {x}");
+                    inside += search.nodes.len();
+                    searched += 1;
+                    loops += all.len();
+                }
+            }
+        }
+        assert!(
+            searched > 100 && loops > 0 && inside < everywhere,
+            "{searched} {loops} {inside} {everywhere}"
         );
     }
 
