@@ -1226,27 +1226,29 @@ fn replace_orbit<R: RngCore>(
         (o & filled).is_empty() && o.len() <= removed.len()
     });
     shuffle(&mut choices, rng);
-    // Pairs of empty orbits, made the first time no single choice is left.
-    let mut pairs: Option<Vec<CellSet>> = None;
+    // Pairs of empty orbits (indices into `empty`), made the first time no single choice is
+    // left.
+    let mut pairs: Option<(Vec<CellSet>, Vec<(u8, u8)>)> = None;
     let mut pair_tests = 0;
     loop {
         // The first choice that hits every missed set, unless a later one is separated.
         let e = match first_hitting(&choices, &missed) {
             Some(k) => choices.remove(k),
             None if pair_tests < PAIR_TESTS => {
-                let pairs = pairs.get_or_insert_with(|| {
+                let (empty, two) = pairs.get_or_insert_with(|| {
                     let mut empty = filtered(orbits, |&o| (o & filled).is_empty() && o != removed);
                     shuffle(&mut empty, rng);
                     let mut two = Vec::with_capacity(empty.len() * empty.len() / 2);
-                    for (i, &a) in empty.iter().enumerate() {
-                        for &b in &empty[i + 1..] {
-                            two.push(a | b);
+                    for i in 0..empty.len() {
+                        for j in i + 1..empty.len() {
+                            two.push((i as u8, j as u8));
                         }
                     }
-                    two
+                    (empty, two)
                 });
                 pair_tests += 1;
-                pairs.remove(first_hitting(pairs, &missed)?)
+                let (i, j) = two.remove(first_hitting_pair(empty, two, &missed)?);
+                empty[i as usize] | empty[j as usize]
             }
             None => return None,
         };
@@ -1282,6 +1284,42 @@ fn first_hitting(choices: &[CellSet], missed: &[CellSet]) -> Option<usize> {
         }
         first.get_or_insert(k);
         if separated(missed, e) {
+            return Some(k);
+        }
+    }
+    first
+}
+
+/// [`first_hitting`] over the pairs `two` of the orbits `empty` (the pair `(i, j)` is the
+/// choice `empty[i] | empty[j]`): the index in `two` of the first pair that hits every set of
+/// `missed`, or of the first such that is also [`separated`].
+///
+/// A pair hits a set when one of its two orbits does, so each orbit's hits are found once, as
+/// bits (set `k` of `missed` is bit `k`), and a pair hits them all when the two orbits' bits
+/// cover `missed`: a test of a few instructions a pair, where [`first_hitting`] scanned the
+/// missed sets for each of up to 400 pairs.
+fn first_hitting_pair(empty: &[CellSet], two: &[(u8, u8)], missed: &[CellSet]) -> Option<usize> {
+    if missed.len() > 64 {
+        let choices: Vec<CellSet> = two
+            .iter()
+            .map(|&(i, j)| empty[i as usize] | empty[j as usize])
+            .collect();
+        return first_hitting(&choices, missed);
+    }
+    let all = u64::MAX.checked_shr(64 - missed.len() as u32).unwrap_or(0);
+    let mut hits = [0u64; 81];
+    for (h, &o) in hits.iter_mut().zip(empty) {
+        for (k, &u) in missed.iter().enumerate() {
+            *h |= u64::from(!(u & o).is_empty()) << k;
+        }
+    }
+    let mut first = None;
+    for (k, &(i, j)) in two.iter().enumerate() {
+        if hits[i as usize] | hits[j as usize] != all {
+            continue;
+        }
+        first.get_or_insert(k);
+        if separated(missed, empty[i as usize] | empty[j as usize]) {
             return Some(k);
         }
     }
