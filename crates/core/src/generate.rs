@@ -939,7 +939,7 @@ fn dig<R: RngCore>(
     rng: &mut R,
 ) -> (Puzzle, Vec<CellSet>, CellSet) {
     let mut reasons = NO_REASON;
-    let (p, learned, spare, _) = dig_loaded(
+    let (p, learned, spare, _, _) = dig_loaded(
         p,
         Solver::new(&p),
         grid,
@@ -954,7 +954,7 @@ fn dig<R: RngCore>(
 }
 
 /// [`dig`], and the dug puzzle loaded into the solver (the digger keeps it in step: the repair
-/// starts its next move from it instead of loading the puzzle again).
+/// starts its next move from it instead of loading the puzzle again) and its givens as a set.
 // The repair keeps `reasons` from dig to dig; the other callers go through `dig`.
 #[allow(clippy::too_many_arguments)]
 fn dig_loaded<R: RngCore>(
@@ -967,7 +967,7 @@ fn dig_loaded<R: RngCore>(
     floor: usize,
     learn: bool,
     rng: &mut R,
-) -> (Puzzle, Vec<CellSet>, CellSet, Solver) {
+) -> (Puzzle, Vec<CellSet>, CellSet, Solver, CellSet) {
     debug_assert!(solver.same_as(&Solver::new(&p)), "`solver` is `p` loaded");
     let filled = givens_of(&p);
     let mut order = filtered(orbits, |&o| (o & filled) == o);
@@ -977,7 +977,7 @@ fn dig_loaded<R: RngCore>(
         unavoidable,
         learned: Vec::with_capacity(16),
         learn,
-        givens: p.givens(),
+        givens: filled.len() as usize,
         filled,
         spare: CellSet::EMPTY,
         solver,
@@ -985,7 +985,7 @@ fn dig_loaded<R: RngCore>(
         reasons,
     };
     d.dig(&order, floor);
-    (d.p, d.learned, d.spare & d.filled, d.solver)
+    (d.p, d.learned, d.spare & d.filled, d.solver, d.filled)
 }
 
 /// Adds the `learned` sets of `grid` that are new to `known`, up to [`MAX_LEARNED`] sets in
@@ -1273,7 +1273,7 @@ fn replace_orbit<R: RngCore>(
     let mut pair_tests = 0;
     loop {
         // The first choice that hits every missed set, unless a later one is separated.
-        let e = match first_hitting(&choices, &missed) {
+        let e = match first_hitting_retain(&mut choices, &missed) {
             Some(k) => choices.remove(k),
             None if pair_tests < PAIR_TESTS => {
                 let (empty, two) = pairs.get_or_insert_with(|| {
@@ -1330,6 +1330,16 @@ fn first_hitting(choices: &[CellSet], missed: &[CellSet]) -> Option<usize> {
         }
     }
     first
+}
+
+/// [`first_hitting`], after dropping from `choices` those that miss a set of `missed` (the
+/// caller's `missed` only grows: they would miss it at every later call too).
+fn first_hitting_retain(choices: &mut Vec<CellSet>, missed: &[CellSet]) -> Option<usize> {
+    choices.retain(|&e| !misses_one(missed, e));
+    match choices.iter().position(|&e| separated(missed, e)) {
+        Some(k) => Some(k),
+        None => (!choices.is_empty()).then_some(0),
+    }
 }
 
 /// [`first_hitting`] over the pairs `two` of the orbits `empty` (the pair `(i, j)` is the
@@ -1563,11 +1573,13 @@ fn make_minimal<R: RngCore>(
     } else {
         REPAIR_MOVES
     };
+    // The givens of `p`, kept in step with it (the dig returns them).
+    let mut filled = givens_of(&p);
     for _ in 0..moves {
         // The givens in random order; the first weak orbit that some other orbit can replace
         // makes the move (trying only the first was measured to lose the grid four times in
         // five).
-        let filled = givens_of(&p);
+        debug_assert_eq!(filled, givens_of(&p));
         let mut cells: Vec<Cell> = Vec::with_capacity(81);
         // `filled.iter()`, on two 64-bit words (a shift of a `u128` a cell costs more).
         let f = filled.bits();
@@ -1611,7 +1623,7 @@ fn make_minimal<R: RngCore>(
             return Some(p);
         }
         let (q, q_loaded) = moved?;
-        let (q, learned, found_spare, q_loaded) = dig_loaded(
+        let (q, learned, found_spare, q_loaded, q_filled) = dig_loaded(
             q,
             q_loaded,
             grid,
@@ -1628,6 +1640,7 @@ fn make_minimal<R: RngCore>(
         p = q;
         loaded = q_loaded;
         spare = found_spare;
+        filled = q_filled;
     }
     None
 }
@@ -1711,7 +1724,7 @@ fn attempt<R: RngCore>(
     grid.half_turn = half_turn;
     grid.light = repair;
     let mut reasons = NO_REASON;
-    let (mut p, learned, spare, loaded) = dig_loaded(
+    let (mut p, learned, spare, loaded, _) = dig_loaded(
         grid.to_puzzle(),
         Solver::new(&grid.to_puzzle()),
         &grid,
@@ -2145,7 +2158,7 @@ mod tests {
                 grid.light = true;
                 let mut known = unavoidable_sets(&g);
                 let mut reasons = NO_REASON;
-                let (p, learned, spare, loaded) = dig_loaded(
+                let (p, learned, spare, loaded, _) = dig_loaded(
                     g.to_puzzle(),
                     Solver::new(&g.to_puzzle()),
                     &grid,
