@@ -2234,6 +2234,76 @@ mod tests {
     }
 
     #[test]
+    fn the_choices_scans_agree_with_first_hitting() {
+        // Random sets stand for the missed sets (the scans ask nothing of them but their cells),
+        // growing one at a time as in `replace_orbit`; the pairs and the retained single
+        // choices must give the choice `first_hitting` gives over the full lists each time.
+        let mut rng = rng_for(41, 0);
+        let sparse = |rng: &mut crate::grids::Rng| {
+            CellSet::from_bits(
+                ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
+                    & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
+                    & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
+                    & ((1 << 81) - 1),
+            )
+        };
+        let (mut separate, mut plain, mut none) = (0, 0, 0);
+        for symmetry in [Symmetry::Rot180, Symmetry::MirrorH, Symmetry::Rot90] {
+            let orbits = symmetry.orbits();
+            for _ in 0..40 {
+                let mut empty = orbits.clone();
+                shuffle(&mut empty, &mut rng);
+                empty.truncate(6 + below(&mut rng, 20));
+                let mut all_pairs = Vec::new();
+                let mut two = Vec::new();
+                for i in 0..empty.len() {
+                    for j in i + 1..empty.len() {
+                        all_pairs.push(empty[i] | empty[j]);
+                        two.push((i as u8, j as u8));
+                    }
+                }
+                let mut singles = empty.clone();
+                let mut missed = vec![sparse(&mut rng)];
+                for _ in 0..70 {
+                    // The pairs.
+                    let want = first_hitting(&all_pairs, &missed).map(|k| all_pairs[k]);
+                    let got = first_hitting_pair(&empty, &mut two, &missed)
+                        .map(|k| empty[two[k].0 as usize] | empty[two[k].1 as usize]);
+                    assert_eq!(got, want);
+                    match want {
+                        Some(e) if separated(&missed, e) => separate += 1,
+                        Some(_) => plain += 1,
+                        None => none += 1,
+                    }
+                    // The single orbits, with the list the retained scan keeps.
+                    let full: Vec<CellSet> = empty.clone();
+                    let want = first_hitting(&full, &missed).map(|k| full[k]);
+                    let got = first_hitting_retain(&mut singles, &missed).map(|k| singles[k]);
+                    assert_eq!(got, want);
+                    // The missed sets of a move are found as a filter finds them.
+                    let left = sparse(&mut rng) | sparse(&mut rng);
+                    let filter: Vec<CellSet> = missed
+                        .iter()
+                        .copied()
+                        .filter(|&u| (u & left).is_empty())
+                        .collect();
+                    assert_eq!(missed_by(&missed, left), filter);
+                    missed.push(sparse(&mut rng));
+                }
+            }
+        }
+        // Every outcome was met (more than 64 sets: the old scan).
+        assert!(
+            separate > 50 && plain > 50 && none > 50,
+            "{separate} {plain} {none}"
+        );
+        for o in Symmetry::Dihedral.orbits() {
+            assert_eq!(orbit_len(o), o.len() as usize);
+        }
+        assert_eq!(orbit_len(CellSet::EMPTY), 0);
+    }
+
+    #[test]
     fn separated_asks_a_set_without_the_partner_for_each_cell() {
         let set =
             |cells: &[usize]| -> CellSet { cells.iter().map(|&i| Cell::from_index(i)).collect() };
