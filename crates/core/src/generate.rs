@@ -1275,7 +1275,7 @@ fn replace_orbit<R: RngCore>(
     shuffle(&mut choices, rng);
     // Pairs of empty orbits (indices into `empty`), made the first time no single choice is
     // left.
-    let mut pairs: Option<(Vec<CellSet>, Vec<(u8, u8)>)> = None;
+    let mut pairs: Option<Pairs> = None;
     let mut pair_tests = 0;
     loop {
         // The first choice that hits every missed set, unless a later one is separated.
@@ -1316,6 +1316,10 @@ fn replace_orbit<R: RngCore>(
         }
     }
 }
+
+/// The empty orbits [`replace_orbit`] may add two of, in random order, and the pairs of them
+/// still worth a test, as indices into the first list ([`first_hitting_pair`]).
+type Pairs = (Vec<CellSet>, Vec<(u8, u8)>);
 
 /// Tests of two orbits at once that [`replace_orbit`] makes at most, once no single orbit is
 /// left. (Caps of 3 / 8 / 24 made 1,808 / 1,812 / 1,817 M instructions over seeds 1-3 of
@@ -2248,7 +2252,7 @@ mod tests {
             for i in 0..81 {
                 a[i] = (rng.next_u32() % 10) as u8;
                 // Any byte, high bit included, in about one cell in `1 + round % 7`.
-                b[i] = if rng.next_u32() % (1 + round % 7) == 0 {
+                b[i] = if rng.next_u32().is_multiple_of(1 + round % 7) {
                     rng.next_u32() as u8
                 } else {
                     a[i]
