@@ -496,32 +496,38 @@ impl std::ops::Deref for SolutionGrid {
 
 /// The cells where two grids differ: an unavoidable set of each.
 fn difference(a: &Grid, b: &Grid) -> CellSet {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    cell_mask(|i| a[i] != b[i])
+    differing_cells(a.as_bytes(), b.as_bytes())
 }
 
-/// The cells `i` with `f(i)`, built 16 cells at a time: the compiler turns each block into a
-/// vector compare and a mask move (a shift of a `u128` a cell cost several instructions, two
-/// `u64` words a few: [`difference`] and [`givens_of`] were 2.8% of the instructions of rot180
-/// minimal generation, now 1.1%).
+/// The cells whose bytes in `a` and `b` differ, eight cells at a time: a word of eight bytes
+/// XORed, the high bit of each byte set when the byte is not zero, and the eight high bits
+/// gathered into a byte by one multiplication (the bit of byte `k`, moved to bit `8k`, times
+/// `2^(7(7 - k))` lands on bit `49 + k`, and no two products meet). The 16-cell blocks of a
+/// compare each, which the compiler did not turn into vector compares, took about 400
+/// instructions a grid; this about 100 (docs/generate.md, "Twelfth pass").
 #[inline(always)]
-fn cell_mask(f: impl Fn(usize) -> bool) -> CellSet {
+fn differing_cells(a: &[u8; 81], b: &[u8; 81]) -> CellSet {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const GATHER: u64 = 0x0002_0408_1020_4081;
+    let word = |s: &[u8; 81], w: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&s[8 * w..8 * w + 8]);
+        u64::from_le_bytes(b)
+    };
     let mut bits = 0u128;
-    for block in 0..5 {
-        let mut m = 0u16;
-        for k in 0..16 {
-            m |= (f(16 * block + k) as u16) << k;
-        }
-        bits |= (m as u128) << (16 * block);
+    for w in 0..10 {
+        let x = word(a, w) ^ word(b, w);
+        let high = (((x & LOW7) + LOW7) | x) >> 7 & ONES;
+        bits |= u128::from(high.wrapping_mul(GATHER) >> 49 & 0xFF) << (8 * w);
     }
-    CellSet::from_bits(bits | (f(80) as u128) << 80)
+    CellSet::from_bits(bits | u128::from(a[80] != b[80]) << 80)
 }
 
 /// The givens of `p` as a set: [`Puzzle::filled`] without a branch a cell (the repair asks for
 /// it a few times a move; the iterator was 3% of the instructions of rot180 minimal generation).
 fn givens_of(p: &Puzzle) -> CellSet {
-    let b = p.as_bytes();
-    cell_mask(|i| b[i] != 0)
+    differing_cells(p.as_bytes(), &[0; 81])
 }
 
 /// `p` with the cells `cells` emptied.
@@ -727,6 +733,38 @@ fn first_missed(sets: &[CellSet], left: CellSet) -> Option<usize> {
         .map(|i| tail + i)
 }
 
+/// The sets of `sets` that `left` misses, in their order: [`first_missed`]'s scan four sets at a
+/// time, to the end (few sets are missed; `filtered` took a branch a set, 1.7% of the
+/// instructions of rot180 minimal generation).
+fn missed_by(sets: &[CellSet], left: CellSet) -> Vec<CellSet> {
+    let l = left.bits();
+    let mut out = Vec::with_capacity(16);
+    let mut chunks = sets.chunks_exact(4);
+    for c in chunks.by_ref() {
+        let m = (c[0].bits() & l == 0)
+            | (c[1].bits() & l == 0)
+            | (c[2].bits() & l == 0)
+            | (c[3].bits() & l == 0);
+        if m {
+            out.extend(c.iter().filter(|u| u.bits() & l == 0));
+        }
+    }
+    out.extend(chunks.remainder().iter().filter(|u| u.bits() & l == 0));
+    out
+}
+
+/// The number of cells of an orbit (at most 8), by clearing them one by one: `CellSet::len` is
+/// a software popcount of 128 bits on the baseline target (the dig's runs took 0.9% of the
+/// instructions of rot180 minimal generation counting their orbits with it).
+fn orbit_len(o: CellSet) -> usize {
+    let (mut b, mut n) = (o.bits(), 0);
+    while b != 0 {
+        b &= b - 1;
+        n += 1;
+    }
+    n
+}
+
 /// Sequential digging, sped up by group testing.
 ///
 /// Plain digging tries the orbits one by one in a random order and keeps each removal that
@@ -808,7 +846,7 @@ impl Digger<'_> {
             let want = group_cells(self.givens);
             let (mut j, mut cells) = (i, 0);
             while j < order.len() {
-                let k = order[j].len() as usize;
+                let k = orbit_len(order[j]);
                 if cells + k > want.max(k) || self.givens < floor + cells + k {
                     break;
                 }
@@ -907,7 +945,7 @@ fn dig<R: RngCore>(
     rng: &mut R,
 ) -> (Puzzle, Vec<CellSet>, CellSet) {
     let mut reasons = NO_REASON;
-    let (p, learned, spare, _) = dig_loaded(
+    let (p, learned, spare, _, _) = dig_loaded(
         p,
         Solver::new(&p),
         grid,
@@ -922,7 +960,7 @@ fn dig<R: RngCore>(
 }
 
 /// [`dig`], and the dug puzzle loaded into the solver (the digger keeps it in step: the repair
-/// starts its next move from it instead of loading the puzzle again).
+/// starts its next move from it instead of loading the puzzle again) and its givens as a set.
 // The repair keeps `reasons` from dig to dig; the other callers go through `dig`.
 #[allow(clippy::too_many_arguments)]
 fn dig_loaded<R: RngCore>(
@@ -935,7 +973,7 @@ fn dig_loaded<R: RngCore>(
     floor: usize,
     learn: bool,
     rng: &mut R,
-) -> (Puzzle, Vec<CellSet>, CellSet, Solver) {
+) -> (Puzzle, Vec<CellSet>, CellSet, Solver, CellSet) {
     debug_assert!(solver.same_as(&Solver::new(&p)), "`solver` is `p` loaded");
     let filled = givens_of(&p);
     let mut order = filtered(orbits, |&o| (o & filled) == o);
@@ -945,7 +983,7 @@ fn dig_loaded<R: RngCore>(
         unavoidable,
         learned: Vec::with_capacity(16),
         learn,
-        givens: p.givens(),
+        givens: filled.len() as usize,
         filled,
         spare: CellSet::EMPTY,
         solver,
@@ -953,7 +991,7 @@ fn dig_loaded<R: RngCore>(
         reasons,
     };
     d.dig(&order, floor);
-    (d.p, d.learned, d.spare & d.filled, d.solver)
+    (d.p, d.learned, d.spare & d.filled, d.solver, d.filled)
 }
 
 /// Adds the `learned` sets of `grid` that are new to `known`, up to [`MAX_LEARNED`] sets in
@@ -1212,7 +1250,7 @@ fn replace_orbit<R: RngCore>(
     let left = filled & !removed;
     // The known sets that the kept givens miss: a choice must hit each of them. Each failing
     // choice adds one (its other solution agrees with the grid on `left`).
-    let mut missed = filtered(unavoidable, |&u| (u & left).is_empty());
+    let mut missed = missed_by(unavoidable, left);
     // `p` without `removed` has another solution (`p` is minimal over orbits). Nearly always
     // the set that kept `removed` in the last dig is known and still missed; only when none is
     // known does a search find one (one search a move fewer: -12% instructions).
@@ -1222,31 +1260,43 @@ fn replace_orbit<R: RngCore>(
         remember_new(unavoidable, u, grid);
         missed.push(u);
     }
-    let mut choices = filtered(orbits, |&o| {
-        (o & filled).is_empty() && o.len() <= removed.len()
-    });
+    // `o.len() <= removed.len()` without a count of `o`'s cells (`CellSet::len` is a software
+    // popcount on the baseline target: 1.7% of the instructions): `o` is no larger than
+    // `removed` when it has no cell left once as many cells as `removed` has are cleared.
+    let size = removed.len();
+    let no_larger = |o: CellSet| {
+        let mut b = o.bits();
+        for _ in 0..size {
+            b &= b.wrapping_sub(1);
+        }
+        b == 0
+    };
+    let mut choices = filtered(orbits, |&o| (o & filled).is_empty() && no_larger(o));
     shuffle(&mut choices, rng);
-    // Pairs of empty orbits, made the first time no single choice is left.
-    let mut pairs: Option<Vec<CellSet>> = None;
+    // Pairs of empty orbits (indices into `empty`), made the first time no single choice is
+    // left.
+    let mut pairs: Option<Pairs> = None;
     let mut pair_tests = 0;
     loop {
         // The first choice that hits every missed set, unless a later one is separated.
-        let e = match first_hitting(&choices, &missed) {
+        let e = match first_hitting_retain(&mut choices, &missed) {
             Some(k) => choices.remove(k),
             None if pair_tests < PAIR_TESTS => {
-                let pairs = pairs.get_or_insert_with(|| {
+                let (empty, two) = pairs.get_or_insert_with(|| {
                     let mut empty = filtered(orbits, |&o| (o & filled).is_empty() && o != removed);
                     shuffle(&mut empty, rng);
                     let mut two = Vec::with_capacity(empty.len() * empty.len() / 2);
-                    for (i, &a) in empty.iter().enumerate() {
-                        for &b in &empty[i + 1..] {
-                            two.push(a | b);
+                    for i in 0..empty.len() {
+                        for j in i + 1..empty.len() {
+                            two.push((i as u8, j as u8));
                         }
                     }
-                    two
+                    (empty, two)
                 });
                 pair_tests += 1;
-                pairs.remove(first_hitting(pairs, &missed)?)
+                let k = first_hitting_pair(empty, two, &missed)?;
+                let (i, j) = two.remove(k);
+                empty[i as usize] | empty[j as usize]
             }
             None => return None,
         };
@@ -1267,6 +1317,10 @@ fn replace_orbit<R: RngCore>(
     }
 }
 
+/// The empty orbits [`replace_orbit`] may add two of, in random order, and the pairs of them
+/// still worth a test, as indices into the first list ([`first_hitting_pair`]).
+type Pairs = (Vec<CellSet>, Vec<(u8, u8)>);
+
 /// Tests of two orbits at once that [`replace_orbit`] makes at most, once no single orbit is
 /// left. (Caps of 3 / 8 / 24 made 1,808 / 1,812 / 1,817 M instructions over seeds 1-3 of
 /// `generate -n 200 --minimal --symmetry rot180`: no difference.)
@@ -1286,6 +1340,55 @@ fn first_hitting(choices: &[CellSet], missed: &[CellSet]) -> Option<usize> {
         }
     }
     first
+}
+
+/// [`first_hitting`], after dropping from `choices` those that miss a set of `missed` (the
+/// caller's `missed` only grows: they would miss it at every later call too).
+fn first_hitting_retain(choices: &mut Vec<CellSet>, missed: &[CellSet]) -> Option<usize> {
+    choices.retain(|&e| !misses_one(missed, e));
+    match choices.iter().position(|&e| separated(missed, e)) {
+        Some(k) => Some(k),
+        None => (!choices.is_empty()).then_some(0),
+    }
+}
+
+/// [`first_hitting`] over the pairs `two` of the orbits `empty` (the pair `(i, j)` is the
+/// choice `empty[i] | empty[j]`): the index in `two` of the first pair that hits every set of
+/// `missed`, or of the first such that is also [`separated`], after dropping from `two` the
+/// pairs that miss a set of `missed` (the caller's `missed` only grows: they would miss it at
+/// every later call too, and each call scanned them again, up to 8 calls a move).
+///
+/// A pair hits a set when one of its two orbits does, so each orbit's hits are found once, as
+/// bits (set `k` of `missed` is bit `k`), and a pair hits them all when the two orbits' bits
+/// cover `missed`: a test of a few instructions a pair, where [`first_hitting`] scanned the
+/// missed sets for each of up to 400 pairs.
+fn first_hitting_pair(
+    empty: &[CellSet],
+    two: &mut Vec<(u8, u8)>,
+    missed: &[CellSet],
+) -> Option<usize> {
+    if missed.len() > 64 {
+        let choices: Vec<CellSet> = two
+            .iter()
+            .map(|&(i, j)| empty[i as usize] | empty[j as usize])
+            .collect();
+        return first_hitting(&choices, missed);
+    }
+    let all = u64::MAX.checked_shr(64 - missed.len() as u32).unwrap_or(0);
+    let mut hits = [0u64; 81];
+    for (h, &o) in hits.iter_mut().zip(empty) {
+        for (k, &u) in missed.iter().enumerate() {
+            *h |= u64::from(!(u & o).is_empty()) << k;
+        }
+    }
+    // `missed` only grows from call to call, so a pair that misses one of its sets now misses
+    // it at every later call: drop it for good.
+    two.retain(|&(i, j)| hits[i as usize] | hits[j as usize] == all);
+    let separate = |&(i, j): &(u8, u8)| separated(missed, empty[i as usize] | empty[j as usize]);
+    match two.iter().position(separate) {
+        Some(k) => Some(k),
+        None => (!two.is_empty()).then_some(0),
+    }
 }
 
 /// Whether each cell of the orbit `e` lies in some set of `missed` without the other cells of
@@ -1480,21 +1583,34 @@ fn make_minimal<R: RngCore>(
     } else {
         REPAIR_MOVES
     };
+    // The givens of `p`, kept in step with it (the dig returns them).
+    let mut filled = givens_of(&p);
     for _ in 0..moves {
         // The givens in random order; the first weak orbit that some other orbit can replace
         // makes the move (trying only the first was measured to lose the grid four times in
         // five).
-        let filled = givens_of(&p);
+        debug_assert_eq!(filled, givens_of(&p));
         let mut cells: Vec<Cell> = Vec::with_capacity(81);
-        cells.extend(filled.iter());
+        // `filled.iter()`, on two 64-bit words (a shift of a `u128` a cell costs more).
+        let f = filled.bits();
+        for (mut w, at) in [(f as u64, 0), ((f >> 64) as u64, 64)] {
+            while w != 0 {
+                cells.push(Cell::from_index(at + w.trailing_zeros() as usize));
+                w &= w - 1;
+            }
+        }
         shuffle(&mut cells, rng);
         // The cells the last dig found removable alone first, each part in random order (see
-        // `Digger::spare`; 2.7% fewer instructions over seeds 1-6).
-        cells.sort_by_key(|&c| !spare.contains(c));
+        // `Digger::spare`; 2.7% fewer instructions over seeds 1-6): the order of a stable sort
+        // by "not spare", taken in two passes (the sort was 1.4% of the instructions).
+        let (first, rest) = (
+            cells.iter().filter(|&&c| spare.contains(c)),
+            cells.iter().filter(|&&c| !spare.contains(c)),
+        );
         let mut tried = witnessed(unavoidable, filled);
         let mut weak_seen = false;
         let mut moved = None;
-        for c in cells {
+        for &c in first.chain(rest) {
             if tried.contains(c) {
                 continue;
             }
@@ -1517,7 +1633,7 @@ fn make_minimal<R: RngCore>(
             return Some(p);
         }
         let (q, q_loaded) = moved?;
-        let (q, learned, found_spare, q_loaded) = dig_loaded(
+        let (q, learned, found_spare, q_loaded, q_filled) = dig_loaded(
             q,
             q_loaded,
             grid,
@@ -1534,6 +1650,7 @@ fn make_minimal<R: RngCore>(
         p = q;
         loaded = q_loaded;
         spare = found_spare;
+        filled = q_filled;
     }
     None
 }
@@ -1617,7 +1734,7 @@ fn attempt<R: RngCore>(
     grid.half_turn = half_turn;
     grid.light = repair;
     let mut reasons = NO_REASON;
-    let (mut p, learned, spare, loaded) = dig_loaded(
+    let (mut p, learned, spare, loaded, _) = dig_loaded(
         grid.to_puzzle(),
         Solver::new(&grid.to_puzzle()),
         &grid,
@@ -2051,7 +2168,7 @@ mod tests {
                 grid.light = true;
                 let mut known = unavoidable_sets(&g);
                 let mut reasons = NO_REASON;
-                let (p, learned, spare, loaded) = dig_loaded(
+                let (p, learned, spare, loaded, _) = dig_loaded(
                     g.to_puzzle(),
                     Solver::new(&g.to_puzzle()),
                     &grid,
@@ -2124,6 +2241,108 @@ mod tests {
         assert!(hits > 20, "sets missed past the first: {hits}");
         assert_eq!(first_missed(&sets, CellSet::EMPTY), Some(0));
         assert_eq!(first_missed(&sets, CellSet::from_bits((1 << 81) - 1)), None);
+    }
+
+    #[test]
+    fn differing_cells_compares_byte_by_byte() {
+        let mut rng = rng_for(43, 0);
+        for round in 0..3000 {
+            let mut a = [0u8; 81];
+            let mut b = [0u8; 81];
+            for i in 0..81 {
+                a[i] = (rng.next_u32() % 10) as u8;
+                // Any byte, high bit included, in about one cell in `1 + round % 7`.
+                b[i] = if rng.next_u32().is_multiple_of(1 + round % 7) {
+                    rng.next_u32() as u8
+                } else {
+                    a[i]
+                };
+            }
+            let want: CellSet = (0..81)
+                .filter(|&i| a[i] != b[i])
+                .map(Cell::from_index)
+                .collect();
+            assert_eq!(differing_cells(&a, &b), want);
+            let filled: CellSet = (0..81)
+                .filter(|&i| a[i] != 0)
+                .map(Cell::from_index)
+                .collect();
+            assert_eq!(differing_cells(&a, &[0; 81]), filled);
+        }
+        assert_eq!(
+            differing_cells(&[9; 81], &[0; 81]),
+            CellSet::from_bits((1 << 81) - 1)
+        );
+    }
+
+    #[test]
+    fn the_choices_scans_agree_with_first_hitting() {
+        // Random sets stand for the missed sets (the scans ask nothing of them but their cells),
+        // growing one at a time as in `replace_orbit`; the pairs and the retained single
+        // choices must give the choice `first_hitting` gives over the full lists each time.
+        let mut rng = rng_for(41, 0);
+        let sparse = |rng: &mut crate::grids::Rng| {
+            CellSet::from_bits(
+                ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
+                    & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
+                    & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
+                    & ((1 << 81) - 1),
+            )
+        };
+        let (mut separate, mut plain, mut none) = (0, 0, 0);
+        for symmetry in [Symmetry::Rot180, Symmetry::MirrorH, Symmetry::Rot90] {
+            let orbits = symmetry.orbits();
+            for _ in 0..40 {
+                let mut empty = orbits.clone();
+                shuffle(&mut empty, &mut rng);
+                empty.truncate(6 + below(&mut rng, 20));
+                let mut all_pairs = Vec::new();
+                let mut two = Vec::new();
+                for i in 0..empty.len() {
+                    for j in i + 1..empty.len() {
+                        all_pairs.push(empty[i] | empty[j]);
+                        two.push((i as u8, j as u8));
+                    }
+                }
+                let mut singles = empty.clone();
+                let mut missed = vec![sparse(&mut rng)];
+                for _ in 0..70 {
+                    // The pairs.
+                    let want = first_hitting(&all_pairs, &missed).map(|k| all_pairs[k]);
+                    let got = first_hitting_pair(&empty, &mut two, &missed)
+                        .map(|k| empty[two[k].0 as usize] | empty[two[k].1 as usize]);
+                    assert_eq!(got, want);
+                    match want {
+                        Some(e) if separated(&missed, e) => separate += 1,
+                        Some(_) => plain += 1,
+                        None => none += 1,
+                    }
+                    // The single orbits, with the list the retained scan keeps.
+                    let full: Vec<CellSet> = empty.clone();
+                    let want = first_hitting(&full, &missed).map(|k| full[k]);
+                    let got = first_hitting_retain(&mut singles, &missed).map(|k| singles[k]);
+                    assert_eq!(got, want);
+                    // The missed sets of a move are found as a filter finds them.
+                    let left = sparse(&mut rng) | sparse(&mut rng);
+                    let filter: Vec<CellSet> = missed
+                        .iter()
+                        .copied()
+                        .filter(|&u| (u & left).is_empty())
+                        .collect();
+                    assert_eq!(missed_by(&missed, left), filter);
+                    missed.push(sparse(&mut rng));
+                }
+            }
+        }
+        // Every outcome was met (more than 64 sets: the old scan).
+        assert!(
+            separate > 50 && plain > 50 && none > 50,
+            "{separate} {plain} {none}"
+        );
+        for o in Symmetry::Dihedral.orbits() {
+            assert_eq!(orbit_len(o), o.len() as usize);
+        }
+        assert_eq!(orbit_len(CellSet::EMPTY), 0);
     }
 
     #[test]
