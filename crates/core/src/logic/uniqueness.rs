@@ -492,8 +492,21 @@ fn type3(
     base: u16,
     push: &Push,
 ) {
+    // The places of every digit in each shared house, found once (at the first hidden set
+    // looked for there) for all the digit sets and sizes.
+    let mut places: [Option<[u16; 9]>; 3] = [None; 3];
+    // The digits that can join `both` in a hidden set.
+    let (mut rem, mut n_rem) = ([0usize; 9], 0);
+    for d in bits(0x1FF & !both & !extra) {
+        rem[n_rem] = d;
+        n_rem += 1;
+    }
+    let rem = &rem[..n_rem];
     for degree in extra.count_ones() as usize..=7 {
-        for h in common_houses(c1, c2) {
+        for (kind, h) in houses_of(c1).into_iter().enumerate() {
+            if !houses_of(c2).contains(&h) {
+                continue;
+            }
             let empty = board.empty_count(h) as usize;
             let (i1, i2) = (index_in(h, c1), index_in(h, c2));
             if degree * 2 <= empty {
@@ -565,8 +578,8 @@ fn type3(
                 });
             }
             if degree * 2 < empty {
-                let rem: Vec<usize> = bits(0x1FF & !both & !extra).collect();
                 if degree >= 2 && degree - 2 <= rem.len() {
+                    let places = places[kind].get_or_insert_with(|| board.house_positions(h));
                     combinations(rem.len(), degree - 2, |pick| {
                         let mut values: u16 = both;
                         for k in bits(pick) {
@@ -574,7 +587,7 @@ fn type3(
                         }
                         let mut union = 0u16;
                         for d in bits(values) {
-                            let pos = board.positions(h, d) & !(1 << i2);
+                            let pos = places[d] & !(1 << i2);
                             if pos == 0 {
                                 // A digit already placed in the house is no part of a hidden set.
                                 return None;
