@@ -364,31 +364,61 @@ struct PairBound {
     n: usize,
 }
 
+/// The middle digit of [`EXCLUDER_DIGITS`] for an excluder of two digits.
+const NONE: usize = 15;
+
+/// The digits of each candidate set of two or three digits: lowest, middle ([`NONE`] for two
+/// digits) and highest (zeros for other sets).
+static EXCLUDER_DIGITS: [[u8; 3]; 512] = {
+    let mut t = [[0u8; 3]; 512];
+    let mut e: usize = 0;
+    while e < 512 {
+        let (mut ds, mut n, mut d) = ([0u8; 3], 0, 0);
+        while d < 9 {
+            if e >> d & 1 == 1 {
+                if n < 3 {
+                    ds[n] = d as u8;
+                }
+                n += 1;
+            }
+            d += 1;
+        }
+        if n == 2 {
+            t[e] = [ds[0], NONE as u8, ds[1]];
+        } else if n == 3 {
+            t[e] = ds;
+        }
+        e += 1;
+    }
+    t
+};
+
 impl PairBound {
     fn new(board: &Board, a: usize, b: usize, pair_common: u128) -> PairBound {
         let (fa, fb) = (board.cands[a], board.cands[b]);
         let see01 = sees(a, b);
         // The digits forming a two-digit excluder with each digit, and those of the
         // three-digit excluders holding it.
-        let mut partner = [0u16; 9];
-        let mut three = [0u16; 9];
+        // Sixteen entries, indexed by digits masked to four bits: no bounds checks.
+        let mut partner = [0u16; 16];
+        let mut three = [0u16; 16];
         let mut m = pair_common;
         while m != 0 {
             let e = board.cands[m.trailing_zeros() as usize];
             m &= m - 1;
-            let (x, z) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
-            let middle = e & !(1 << x | 1 << z);
-            if middle == 0 {
+            // The excluder's digits, lowest, middle (`NONE` for two) and highest, from a table.
+            let [x, y, z] = EXCLUDER_DIGITS[usize::from(e & 0x1FF)].map(|d| usize::from(d) & 15);
+            if y == NONE {
                 partner[x] |= 1 << z;
                 partner[z] |= 1 << x;
             } else {
                 three[x] |= e;
-                three[middle.trailing_zeros() as usize] |= e;
+                three[y] |= e;
                 three[z] |= e;
             }
         }
         const ALL: u16 = 0x1ff;
-        let mut by_v1 = [ALL; 9];
+        let mut by_v1 = [ALL; 16];
         let mut bound = PairBound {
             third: ALL,
             covers: [0; 18],
@@ -396,7 +426,7 @@ impl PairBound {
         };
         let mut r0 = fa;
         while r0 != 0 {
-            let v0 = r0.trailing_zeros() as usize;
+            let v0 = r0.trailing_zeros() as usize & 15;
             r0 &= r0 - 1;
             let with_v0 = 1 << v0 | partner[v0];
             let three_v0 = three[v0];
@@ -407,7 +437,7 @@ impl PairBound {
             }
             let mut k0 = ALL;
             while m1 != 0 {
-                let v1 = m1.trailing_zeros() as usize;
+                let v1 = m1.trailing_zeros() as usize & 15;
                 m1 &= m1 - 1;
                 // The three-digit excluders holding `v0` and `v1` lie in `three_v0 & three[v1]`
                 // (more digits, with several: more ruled out, still a bound).
@@ -420,7 +450,7 @@ impl PairBound {
         }
         let mut r1 = fb;
         while r1 != 0 {
-            let v1 = r1.trailing_zeros() as usize;
+            let v1 = r1.trailing_zeros() as usize & 15;
             r1 &= r1 - 1;
             bound.push(by_v1[v1]);
         }
@@ -712,6 +742,18 @@ mod tests {
             }
         }
         allowed
+    }
+
+    #[test]
+    fn excluder_digits_spell_each_set() {
+        for e in 0u16..512 {
+            let [x, y, z] = EXCLUDER_DIGITS[e as usize].map(usize::from);
+            match e.count_ones() {
+                2 => assert_eq!((y, 1 << x | 1 << z), (NONE, e), "{e:#b}"),
+                3 => assert!(x < y && y < z && 1 << x | 1 << y | 1 << z == e, "{e:#b}"),
+                _ => assert_eq!([x, y, z], [0, 0, 0]),
+            }
+        }
     }
 
     #[test]
