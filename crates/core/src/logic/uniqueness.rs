@@ -173,17 +173,18 @@ fn check_for_loops(
         if Some(kind) == last_kind {
             continue;
         }
-        // House cells in house order (increasing index) that hold both digits.
-        let mut cells = HOUSE_MASK[h] & has_both;
+        // House cells in house order (increasing index) that hold both digits: the first cell
+        // of the path (which may close the loop) and those not on it.
+        let mut cells = HOUSE_MASK[h] & has_both & (!visited | 1 << path[0]);
         while cells != 0 {
             let n = cells.trailing_zeros() as usize;
             cells &= cells - 1;
-            if path[0] == n && path.len() >= 4 {
+            if path[0] == n {
                 // Only valid loops are kept (tested here, before the copy: most are not).
-                if is_valid_loop(path) {
+                if path.len() >= 4 && is_valid_loop(path) {
                     results.push(path.clone());
                 }
-            } else if visited >> n & 1 == 0 {
+            } else {
                 let m = board.cands[n];
                 // SE accumulates the extra digits over siblings too; kept for agreement.
                 ex |= m & !both;
