@@ -43,7 +43,12 @@ fn search(board: &Board, degree: usize, shortcuts: bool) -> Option<Step> {
     } else {
         Dirty { cells: !0, ex: !0 }
     };
-    let found = triple_or_pair(board, degree, &base, &excluders, small, dirty, shortcuts);
+    let found = SEEN_BY_TWO.with_borrow_mut(|seen| {
+        let seen = &mut seen[degree - 2];
+        triple_or_pair(
+            board, degree, &base, &excluders, small, dirty, shortcuts, seen,
+        )
+    });
     if memo_ok {
         MEMO.with_borrow_mut(|m| m[degree - 2].keep(board, found.is_none()));
     }
@@ -96,6 +101,14 @@ thread_local! {
     static MEMO: std::cell::RefCell<[Memo; 2]> = const {
         std::cell::RefCell::new([const { Memo { cands: [0; 81], valid: false } }; 2])
     };
+}
+
+thread_local! {
+    /// Per search degree (pairs `[0]`, triples `[1]`) and base cell, the last excluders it had
+    /// and the cells seeing two of them ([`seeing_two`], a function of the excluders alone: no
+    /// board to check; `seeing_two(0) = 0`).
+    static SEEN_BY_TWO: std::cell::RefCell<[[[u128; 2]; 81]; 2]> =
+        const { std::cell::RefCell::new([[[0; 2]; 81]; 2]) };
 }
 
 /// The board of the last aligned pair or triplet search that tested every pair or triple and
@@ -159,6 +172,7 @@ impl Memo {
 /// excluders' sizes). With `shortcuts`, a triple already listed in another order of its cells
 /// ([`listed_before`]) and one whose pair's bound shows it removes nothing ([`PairBound`]) are
 /// not tested (both exact; the tests compare the search without them).
+#[allow(clippy::too_many_arguments)]
 fn triple_or_pair(
     board: &Board,
     degree: usize,
@@ -167,6 +181,7 @@ fn triple_or_pair(
     small: u128,
     dirty: Dirty,
     shortcuts: bool,
+    seen: &mut [[u128; 2]; 81],
 ) -> Option<Step> {
     let base_mask: u128 = base.iter().fold(0, |m, &c| m | 1 << c);
     // The changed base cells that can be a triple's third cell, and the cells that see one.
@@ -208,7 +223,13 @@ fn triple_or_pair(
         if seconds == 0 {
             continue;
         }
-        seconds &= seeing_two(excluders[a]);
+        // `seeing_two` of the excluders, kept per cell with the excluders it was made from
+        // (they change for few cells from one search to the next).
+        let kept = &mut seen[a];
+        if kept[0] != excluders[a] {
+            *kept = [excluders[a], seeing_two(excluders[a])];
+        }
+        seconds &= kept[1];
         while seconds != 0 {
             let b = seconds.trailing_zeros() as usize;
             seconds &= seconds - 1;
