@@ -891,6 +891,33 @@ mod tests {
     }
 
     #[test]
+    fn kept_seeing_two_entries_hold_for_their_excluders() {
+        // Along the chain boards of six extreme-band paths, after each search: every entry of
+        // the table is `seeing_two` of the excluders it was kept with, and the search's base
+        // cells left entries of their current excluders (those with a second cell to look for).
+        let boards = super::super::extreme_chain_boards(6);
+        let mut current = 0;
+        for board in &boards {
+            for degree in [2, 3] {
+                aligned_exclusion(board, degree);
+                let Bases {
+                    base, excluders, ..
+                } = bases(board, degree);
+                SEEN_BY_TWO.with_borrow(|seen| {
+                    for (c, &[key, two]) in seen[degree - 2].iter().enumerate() {
+                        assert_eq!(two, seeing_two(key), "cell {c}");
+                    }
+                    current += base
+                        .iter()
+                        .filter(|&&a| seen[degree - 2][a][0] == excluders[a])
+                        .count();
+                });
+            }
+        }
+        assert!(current > 1000, "{current}");
+    }
+
+    #[test]
     fn the_shortcuts_never_change_the_step() {
         // Along the paths of ten extreme-band puzzles, in path order (memo and shortcuts), the
         // step of a search of every pair and triple with a cleared memo and no shortcuts.
