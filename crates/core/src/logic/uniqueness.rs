@@ -578,46 +578,44 @@ fn type3(
                     None::<()>
                 });
             }
-            if degree * 2 < empty {
-                if degree >= 2 && degree - 2 <= rem.len() {
-                    let places = places[kind].get_or_insert_with(|| board.house_positions(h));
-                    combinations(rem.len(), degree - 2, |pick| {
-                        let mut values: u16 = both;
-                        for k in bits(pick) {
-                            values |= 1 << rem[k];
-                        }
-                        let mut union = 0u16;
-                        for d in bits(values) {
-                            let pos = places[d] & !(1 << i2);
-                            if pos == 0 {
-                                // A digit already placed in the house is no part of a hidden set.
-                                return None;
-                            }
-                            union |= pos;
-                        }
-                        if union.count_ones() as usize != degree {
+            if degree * 2 < empty && degree >= 2 && degree - 2 <= rem.len() {
+                let places = places[kind].get_or_insert_with(|| board.house_positions(h));
+                combinations(rem.len(), degree - 2, |pick| {
+                    let mut values: u16 = both;
+                    for k in bits(pick) {
+                        values |= 1 << rem[k];
+                    }
+                    let mut union = 0u16;
+                    for d in bits(values) {
+                        let pos = places[d] & !(1 << i2);
+                        if pos == 0 {
+                            // A digit already placed in the house is no part of a hidden set.
                             return None;
                         }
-                        let idx = union & !(1 << i1) & !(1 << i2);
-                        let elims: Vec<(Cell, Digit)> = bits(idx)
-                            .map(|k| HOUSE_CELLS[h][k] as usize)
-                            .flat_map(|o| {
-                                bits(board.cands[o] & !values).map(move |d| (cell(o), digit(d)))
-                            })
-                            .collect();
-                        push(out, 3, base + idx.count_ones() as u16 - 1, elims, &|| {
-                            format!(
-                                "so {} or {} holds one of {}, and digits {} form a hidden set in {}",
-                                cell(c1),
-                                cell(c2),
-                                super::digit_list(extra),
-                                super::digit_list(values),
-                                house(h)
-                            )
-                        });
-                        None::<()>
+                        union |= pos;
+                    }
+                    if union.count_ones() as usize != degree {
+                        return None;
+                    }
+                    let idx = union & !(1 << i1) & !(1 << i2);
+                    let elims: Vec<(Cell, Digit)> = bits(idx)
+                        .map(|k| HOUSE_CELLS[h][k] as usize)
+                        .flat_map(|o| {
+                            bits(board.cands[o] & !values).map(move |d| (cell(o), digit(d)))
+                        })
+                        .collect();
+                    push(out, 3, base + idx.count_ones() as u16 - 1, elims, &|| {
+                        format!(
+                            "so {} or {} holds one of {}, and digits {} form a hidden set in {}",
+                            cell(c1),
+                            cell(c2),
+                            super::digit_list(extra),
+                            super::digit_list(values),
+                            house(h)
+                        )
                     });
-                }
+                    None::<()>
+                });
             }
         }
     }
