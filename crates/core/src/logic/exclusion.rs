@@ -43,7 +43,12 @@ fn search(board: &Board, degree: usize, shortcuts: bool) -> Option<Step> {
     } else {
         Dirty { cells: !0, ex: !0 }
     };
-    let found = triple_or_pair(board, degree, &base, &excluders, small, dirty, shortcuts);
+    let found = SEEN_BY_TWO.with_borrow_mut(|seen| {
+        let seen = &mut seen[degree - 2];
+        triple_or_pair(
+            board, degree, &base, &excluders, small, dirty, shortcuts, seen,
+        )
+    });
     if memo_ok {
         MEMO.with_borrow_mut(|m| m[degree - 2].keep(board, found.is_none()));
     }
@@ -96,6 +101,14 @@ thread_local! {
     static MEMO: std::cell::RefCell<[Memo; 2]> = const {
         std::cell::RefCell::new([const { Memo { cands: [0; 81], valid: false } }; 2])
     };
+}
+
+thread_local! {
+    /// Per search degree (pairs `[0]`, triples `[1]`) and base cell, the last excluders it had
+    /// and the cells seeing two of them ([`seeing_two`], a function of the excluders alone: no
+    /// board to check; `seeing_two(0) = 0`).
+    static SEEN_BY_TWO: std::cell::RefCell<[[[u128; 2]; 81]; 2]> =
+        const { std::cell::RefCell::new([[[0; 2]; 81]; 2]) };
 }
 
 /// The board of the last aligned pair or triplet search that tested every pair or triple and
@@ -159,6 +172,7 @@ impl Memo {
 /// excluders' sizes). With `shortcuts`, a triple already listed in another order of its cells
 /// ([`listed_before`]) and one whose pair's bound shows it removes nothing ([`PairBound`]) are
 /// not tested (both exact; the tests compare the search without them).
+#[allow(clippy::too_many_arguments)]
 fn triple_or_pair(
     board: &Board,
     degree: usize,
@@ -167,6 +181,7 @@ fn triple_or_pair(
     small: u128,
     dirty: Dirty,
     shortcuts: bool,
+    seen: &mut [[u128; 2]; 81],
 ) -> Option<Step> {
     let base_mask: u128 = base.iter().fold(0, |m, &c| m | 1 << c);
     // The changed base cells that can be a triple's third cell, and the cells that see one.
@@ -208,7 +223,13 @@ fn triple_or_pair(
         if seconds == 0 {
             continue;
         }
-        seconds &= seeing_two(excluders[a]);
+        // `seeing_two` of the excluders, kept per cell with the excluders it was made from
+        // (they change for few cells from one search to the next).
+        let kept = &mut seen[a];
+        if kept[0] != excluders[a] {
+            *kept = [excluders[a], seeing_two(excluders[a])];
+        }
+        seconds &= kept[1];
         while seconds != 0 {
             let b = seconds.trailing_zeros() as usize;
             seconds &= seconds - 1;
@@ -364,31 +385,61 @@ struct PairBound {
     n: usize,
 }
 
+/// The middle digit of [`EXCLUDER_DIGITS`] for an excluder of two digits.
+const NONE: usize = 15;
+
+/// The digits of each candidate set of two or three digits: lowest, middle ([`NONE`] for two
+/// digits) and highest (zeros for other sets).
+static EXCLUDER_DIGITS: [[u8; 3]; 512] = {
+    let mut t = [[0u8; 3]; 512];
+    let mut e: usize = 0;
+    while e < 512 {
+        let (mut ds, mut n, mut d) = ([0u8; 3], 0, 0);
+        while d < 9 {
+            if e >> d & 1 == 1 {
+                if n < 3 {
+                    ds[n] = d as u8;
+                }
+                n += 1;
+            }
+            d += 1;
+        }
+        if n == 2 {
+            t[e] = [ds[0], NONE as u8, ds[1]];
+        } else if n == 3 {
+            t[e] = ds;
+        }
+        e += 1;
+    }
+    t
+};
+
 impl PairBound {
     fn new(board: &Board, a: usize, b: usize, pair_common: u128) -> PairBound {
         let (fa, fb) = (board.cands[a], board.cands[b]);
         let see01 = sees(a, b);
         // The digits forming a two-digit excluder with each digit, and those of the
         // three-digit excluders holding it.
-        let mut partner = [0u16; 9];
-        let mut three = [0u16; 9];
+        // Sixteen entries, indexed by digits masked to four bits: no bounds checks.
+        let mut partner = [0u16; 16];
+        let mut three = [0u16; 16];
         let mut m = pair_common;
         while m != 0 {
             let e = board.cands[m.trailing_zeros() as usize];
             m &= m - 1;
-            let (x, z) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
-            let middle = e & !(1 << x | 1 << z);
-            if middle == 0 {
+            // The excluder's digits, lowest, middle (`NONE` for two) and highest, from a table.
+            let [x, y, z] = EXCLUDER_DIGITS[usize::from(e & 0x1FF)].map(|d| usize::from(d) & 15);
+            if y == NONE {
                 partner[x] |= 1 << z;
                 partner[z] |= 1 << x;
             } else {
                 three[x] |= e;
-                three[middle.trailing_zeros() as usize] |= e;
+                three[y] |= e;
                 three[z] |= e;
             }
         }
         const ALL: u16 = 0x1ff;
-        let mut by_v1 = [ALL; 9];
+        let mut by_v1 = [ALL; 16];
         let mut bound = PairBound {
             third: ALL,
             covers: [0; 18],
@@ -396,7 +447,7 @@ impl PairBound {
         };
         let mut r0 = fa;
         while r0 != 0 {
-            let v0 = r0.trailing_zeros() as usize;
+            let v0 = r0.trailing_zeros() as usize & 15;
             r0 &= r0 - 1;
             let with_v0 = 1 << v0 | partner[v0];
             let three_v0 = three[v0];
@@ -407,7 +458,7 @@ impl PairBound {
             }
             let mut k0 = ALL;
             while m1 != 0 {
-                let v1 = m1.trailing_zeros() as usize;
+                let v1 = m1.trailing_zeros() as usize & 15;
                 m1 &= m1 - 1;
                 // The three-digit excluders holding `v0` and `v1` lie in `three_v0 & three[v1]`
                 // (more digits, with several: more ruled out, still a bound).
@@ -420,7 +471,7 @@ impl PairBound {
         }
         let mut r1 = fb;
         while r1 != 0 {
-            let v1 = r1.trailing_zeros() as usize;
+            let v1 = r1.trailing_zeros() as usize & 15;
             r1 &= r1 - 1;
             bound.push(by_v1[v1]);
         }
@@ -715,6 +766,18 @@ mod tests {
     }
 
     #[test]
+    fn excluder_digits_spell_each_set() {
+        for e in 0u16..512 {
+            let [x, y, z] = EXCLUDER_DIGITS[e as usize].map(usize::from);
+            match e.count_ones() {
+                2 => assert_eq!((y, 1 << x | 1 << z), (NONE, e), "{e:#b}"),
+                3 => assert!(x < y && y < z && 1 << x | 1 << y | 1 << z == e, "{e:#b}"),
+                _ => assert_eq!([x, y, z], [0, 0, 0]),
+            }
+        }
+    }
+
+    #[test]
     fn triple_test_matches_the_combinations() {
         // Random base cells (some sharing houses), candidates and excluders of two or three
         // digits: the same digits marked as by trying every combination.
@@ -825,6 +888,33 @@ mod tests {
             assert!(with_memo > 50, "{with_memo} searches used the memo");
             assert!(found > 0, "degree {degree}");
         }
+    }
+
+    #[test]
+    fn kept_seeing_two_entries_hold_for_their_excluders() {
+        // Along the chain boards of six extreme-band paths, after each search: every entry of
+        // the table is `seeing_two` of the excluders it was kept with, and the search's base
+        // cells left entries of their current excluders (those with a second cell to look for).
+        let boards = super::super::extreme_chain_boards(6);
+        let mut current = 0;
+        for board in &boards {
+            for degree in [2, 3] {
+                aligned_exclusion(board, degree);
+                let Bases {
+                    base, excluders, ..
+                } = bases(board, degree);
+                SEEN_BY_TWO.with_borrow(|seen| {
+                    for (c, &[key, two]) in seen[degree - 2].iter().enumerate() {
+                        assert_eq!(two, seeing_two(key), "cell {c}");
+                    }
+                    current += base
+                        .iter()
+                        .filter(|&&a| seen[degree - 2][a][0] == excluders[a])
+                        .count();
+                });
+            }
+        }
+        assert!(current > 1000, "{current}");
     }
 
     #[test]

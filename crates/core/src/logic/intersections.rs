@@ -23,6 +23,37 @@ static CROSSINGS: std::sync::LazyLock<Vec<(usize, usize, u128, u128)>> =
             .collect()
     });
 
+/// For the places `p` of a digit in a house (bit `k` for its `k`-th cell), two or more of
+/// them: `s + 1` in the low four bits if they all lie in the cells `3s` to `3s + 2` (one row of a
+/// box, or one box of a line), `j + 1` in the high four bits if they all lie in the cells `j`,
+/// `j + 3`, `j + 6` (one column of a box); 0 otherwise (and for fewer than two places).
+static ALIGNED: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut p: usize = 0;
+    while p < 512 {
+        if p & p.wrapping_sub(1) != 0 {
+            let mut s = 0;
+            while s < 3 {
+                if p & !(7 << (3 * s)) == 0 {
+                    t[p] = s as u8 + 1;
+                }
+                if p & !(0o111 << s) == 0 {
+                    t[p] = (s as u8 + 1) << 4;
+                }
+                s += 1;
+            }
+        }
+        p += 1;
+    }
+    t
+};
+
+/// A hit of [`Locks`] as one word: SE's order `key` (below 324), the digit, the house and the
+/// crossing house, in that order from the high bits.
+fn hit(key: usize, d: usize, h1: usize, h2: usize) -> u32 {
+    (key << 20 | d << 16 | h1 << 8 | h2) as u32
+}
+
 /// Pairs of crossing houses in SE's order, without masks.
 pub(crate) fn crossing_pairs() -> impl Iterator<Item = (usize, usize)> {
     CROSSINGS.iter().map(|&(a, b, _, _)| (a, b))
@@ -44,8 +75,9 @@ pub fn locking(board: &Board, direct: bool) -> Option<Step> {
 pub(crate) struct Locks {
     /// The places of each digit in each row (bit k for column k).
     rows: [[u16; 9]; 9],
-    /// (SE's order, digit, house, crossing house), sorted.
-    hits: [(u16, u8, u8, u8); 27 * 9],
+    /// (SE's order, digit, house, crossing house), packed by [`hit`] (so that sorting the words
+    /// sorts the tuples), sorted.
+    hits: [u32; 27 * 9],
     n: usize,
 }
 
@@ -56,8 +88,72 @@ impl Locks {
         // (pointing), a line whose places lie in one box (claiming), where the crossing house has
         // places outside. The hits are then taken in SE's order of crossings (box-column, box-row,
         // column-box, row-box pairs, each by first house, then second) and digits: `key` below is
+        // that order. Whether the places lie in one line of a box or one box of a line is read
+        // from a table ([`ALIGNED`]).
+        let mut hits = [0u32; 27 * 9];
+        let mut n = 0;
+        for b in 0..9 {
+            let (band, stack) = (b / 3, b % 3);
+            for d in 0..9 {
+                let a = ALIGNED[usize::from(pos[18 + b][d] & 0x1FF)];
+                if a == 0 {
+                    continue;
+                }
+                // Box-column (key 0..81) or box-row (81..162) crossing.
+                let (key, h2, outside) = if a >> 4 != 0 {
+                    let col = 3 * stack + usize::from(a >> 4) - 1;
+                    (b * 9 + col, 9 + col, pos[9 + col][d] & !(7 << (3 * band)))
+                } else {
+                    let row = 3 * band + usize::from(a & 15) - 1;
+                    (81 + b * 9 + row, row, pos[row][d] & !(7 << (3 * stack)))
+                };
+                if outside != 0 {
+                    hits[n] = hit(key, d, 18 + b, h2);
+                    n += 1;
+                }
+            }
+        }
+        for line in 0..18 {
+            for d in 0..9 {
+                let a = ALIGNED[usize::from(pos[line][d] & 0x1FF)] & 15;
+                if a == 0 {
+                    continue;
+                }
+                let s = usize::from(a) - 1;
+                // Column-box (key 162..243) or row-box (243..324) crossing.
+                let (key, b, outside) = if line < 9 {
+                    let b = 3 * (line / 3) + s;
+                    (
+                        243 + line * 9 + b,
+                        b,
+                        pos[18 + b][d] & !(7 << (3 * (line % 3))),
+                    )
+                } else {
+                    let col = line - 9;
+                    let b = 3 * s + col / 3;
+                    (162 + col * 9 + b, b, pos[18 + b][d] & !(0o111 << (col % 3)))
+                };
+                if outside != 0 {
+                    hits[n] = hit(key, d, line, 18 + b);
+                    n += 1;
+                }
+            }
+        }
+        hits[..n].sort_unstable();
+        let mut rows = [[0u16; 9]; 9];
+        rows.copy_from_slice(&pos[..9]);
+        Locks { rows, hits, n }
+    }
+
+    /// [`Locks::new`] without the table, house by house (the tests compare both).
+    #[cfg(test)]
+    fn new_plain(pos: &Places) -> Locks {
+        // Each house is looked at once per digit: a box whose places lie in one row or column
+        // (pointing), a line whose places lie in one box (claiming), where the crossing house has
+        // places outside. The hits are then taken in SE's order of crossings (box-column, box-row,
+        // column-box, row-box pairs, each by first house, then second) and digits: `key` below is
         // that order.
-        let mut hits = [(0u16, 0u8, 0u8, 0u8); 27 * 9];
+        let mut hits = [0u32; 27 * 9];
         let mut n = 0;
         for h1 in 0..27 {
             for d in 0..9 {
@@ -103,7 +199,7 @@ impl Locks {
                     (1, _) => 162 + (h1 - 9) * 9 + (h2 - 18),
                     _ => 243 + h1 * 9 + (h2 - 18),
                 };
-                hits[n] = (key as u16, d as u8, h1 as u8, h2 as u8);
+                hits[n] = hit(key, d, h1, h2);
                 n += 1;
             }
         }
@@ -126,8 +222,12 @@ impl Locks {
         direct: bool,
         pointing: Option<bool>,
     ) -> Option<Step> {
-        for &(_, d, h1, h2) in &self.hits[..self.n] {
-            let (d, h1, h2) = (d as usize, h1 as usize, h2 as usize);
+        for &x in &self.hits[..self.n] {
+            let (d, h1, h2) = (
+                (x >> 16 & 15) as usize,
+                (x >> 8 & 255) as usize,
+                (x & 255) as usize,
+            );
             if pointing.is_some_and(|p| p != (h1 >= 18)) {
                 continue;
             }
@@ -249,5 +349,26 @@ fn make_step(
         cells,
         houses,
         text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locks_from_the_table_match_the_plain_search() {
+        // Every board on the paths of six extreme-band puzzles: the same hits in the same order.
+        let (mut boards, mut hits) = (0, 0);
+        for (board, _) in crate::logic::extreme_path_boards(6) {
+            let pos = board.places();
+            let (fast, plain) = (Locks::new(&pos), Locks::new_plain(&pos));
+            assert_eq!(fast.n, plain.n);
+            assert_eq!(fast.hits[..fast.n], plain.hits[..plain.n]);
+            assert_eq!(fast.rows, plain.rows);
+            boards += 1;
+            hits += fast.n;
+        }
+        assert!(boards > 500 && hits > 300, "{boards} {hits}");
     }
 }

@@ -346,16 +346,19 @@ impl Board {
     pub(crate) fn places(&self) -> Places {
         let mut pos = [[0u16; 9]; 27];
         for c in 0..81 {
-            let m = self.cands[c];
+            let mut m = self.cands[c];
             if m == 0 {
                 continue;
             }
-            let (r, col) = (c / 9, c % 9);
-            let (b, k) = ((r / 3) * 3 + col / 3, (r % 3) * 3 + col % 3);
-            for d in bits(m) {
-                pos[r][d] |= 1 << col;
-                pos[9 + col][d] |= 1 << r;
-                pos[18 + b][d] |= 1 << k;
+            // The cell's three houses and its bit in each, from tables (no divisions).
+            let [r, col, b] = CELL_HOUSES[c].map(usize::from);
+            let [in_r, in_col, in_b] = CELL_PLACE_BITS[c];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                pos[r][d] |= in_r;
+                pos[col][d] |= in_col;
+                pos[b][d] |= in_b;
             }
         }
         pos
@@ -1008,6 +1011,19 @@ const fn cell_houses() -> [[u8; 3]; 81] {
 /// Row, column and box ordinal of each cell.
 pub(crate) static CELL_HOUSES: [[u8; 3]; 81] = cell_houses();
 
+/// Each cell's bit in the places of its row, column and box ([`Board::places`]): bit `k` for
+/// the `k`-th cell of the house.
+static CELL_PLACE_BITS: [[u16; 3]; 81] = {
+    let mut t = [[0u16; 3]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        t[i] = [1 << c, 1 << r, 1 << ((r % 3) * 3 + c % 3)];
+        i += 1;
+    }
+    t
+};
+
 const fn peers() -> [[u8; 20]; 81] {
     let mut t = [[0u8; 20]; 81];
     let mut i = 0;
@@ -1210,6 +1226,21 @@ pub(crate) fn extreme_chain_boards(n: usize) -> Vec<Board> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn places_are_the_positions_of_every_house() {
+        // Along two extreme-band paths (boards with many candidates down to nearly solved).
+        let boards = extreme_path_boards(2);
+        assert!(boards.len() > 20);
+        for (board, _) in &boards {
+            let places = board.places();
+            for h in 0..27 {
+                for d in 0..9 {
+                    assert_eq!(places[h][d], board.positions(h, d), "house {h} digit {d}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn length_bonus_steps_at_se_ceilings() {

@@ -173,17 +173,18 @@ fn check_for_loops(
         if Some(kind) == last_kind {
             continue;
         }
-        // House cells in house order (increasing index) that hold both digits.
-        let mut cells = HOUSE_MASK[h] & has_both;
+        // House cells in house order (increasing index) that hold both digits: the first cell
+        // of the path (which may close the loop) and those not on it.
+        let mut cells = HOUSE_MASK[h] & has_both & (!visited | 1 << path[0]);
         while cells != 0 {
             let n = cells.trailing_zeros() as usize;
             cells &= cells - 1;
-            if path[0] == n && path.len() >= 4 {
+            if path[0] == n {
                 // Only valid loops are kept (tested here, before the copy: most are not).
-                if is_valid_loop(path) {
+                if path.len() >= 4 && is_valid_loop(path) {
                     results.push(path.clone());
                 }
-            } else if visited >> n & 1 == 0 {
+            } else {
                 let m = board.cands[n];
                 // SE accumulates the extra digits over siblings too; kept for agreement.
                 ex |= m & !both;
@@ -492,8 +493,21 @@ fn type3(
     base: u16,
     push: &Push,
 ) {
+    // The places of every digit in each shared house, found once (at the first hidden set
+    // looked for there) for all the digit sets and sizes.
+    let mut places: [Option<[u16; 9]>; 3] = [None; 3];
+    // The digits that can join `both` in a hidden set.
+    let (mut rem, mut n_rem) = ([0usize; 9], 0);
+    for d in bits(0x1FF & !both & !extra) {
+        rem[n_rem] = d;
+        n_rem += 1;
+    }
+    let rem = &rem[..n_rem];
     for degree in extra.count_ones() as usize..=7 {
-        for h in common_houses(c1, c2) {
+        for (kind, h) in houses_of(c1).into_iter().enumerate() {
+            if !houses_of(c2).contains(&h) {
+                continue;
+            }
             let empty = board.empty_count(h) as usize;
             let (i1, i2) = (index_in(h, c1), index_in(h, c2));
             if degree * 2 <= empty {
@@ -564,46 +578,44 @@ fn type3(
                     None::<()>
                 });
             }
-            if degree * 2 < empty {
-                let rem: Vec<usize> = bits(0x1FF & !both & !extra).collect();
-                if degree >= 2 && degree - 2 <= rem.len() {
-                    combinations(rem.len(), degree - 2, |pick| {
-                        let mut values: u16 = both;
-                        for k in bits(pick) {
-                            values |= 1 << rem[k];
-                        }
-                        let mut union = 0u16;
-                        for d in bits(values) {
-                            let pos = board.positions(h, d) & !(1 << i2);
-                            if pos == 0 {
-                                // A digit already placed in the house is no part of a hidden set.
-                                return None;
-                            }
-                            union |= pos;
-                        }
-                        if union.count_ones() as usize != degree {
+            if degree * 2 < empty && degree >= 2 && degree - 2 <= rem.len() {
+                let places = places[kind].get_or_insert_with(|| board.house_positions(h));
+                combinations(rem.len(), degree - 2, |pick| {
+                    let mut values: u16 = both;
+                    for k in bits(pick) {
+                        values |= 1 << rem[k];
+                    }
+                    let mut union = 0u16;
+                    for d in bits(values) {
+                        let pos = places[d] & !(1 << i2);
+                        if pos == 0 {
+                            // A digit already placed in the house is no part of a hidden set.
                             return None;
                         }
-                        let idx = union & !(1 << i1) & !(1 << i2);
-                        let elims: Vec<(Cell, Digit)> = bits(idx)
-                            .map(|k| HOUSE_CELLS[h][k] as usize)
-                            .flat_map(|o| {
-                                bits(board.cands[o] & !values).map(move |d| (cell(o), digit(d)))
-                            })
-                            .collect();
-                        push(out, 3, base + idx.count_ones() as u16 - 1, elims, &|| {
-                            format!(
-                                "so {} or {} holds one of {}, and digits {} form a hidden set in {}",
-                                cell(c1),
-                                cell(c2),
-                                super::digit_list(extra),
-                                super::digit_list(values),
-                                house(h)
-                            )
-                        });
-                        None::<()>
+                        union |= pos;
+                    }
+                    if union.count_ones() as usize != degree {
+                        return None;
+                    }
+                    let idx = union & !(1 << i1) & !(1 << i2);
+                    let elims: Vec<(Cell, Digit)> = bits(idx)
+                        .map(|k| HOUSE_CELLS[h][k] as usize)
+                        .flat_map(|o| {
+                            bits(board.cands[o] & !values).map(move |d| (cell(o), digit(d)))
+                        })
+                        .collect();
+                    push(out, 3, base + idx.count_ones() as u16 - 1, elims, &|| {
+                        format!(
+                            "so {} or {} holds one of {}, and digits {} form a hidden set in {}",
+                            cell(c1),
+                            cell(c2),
+                            super::digit_list(extra),
+                            super::digit_list(values),
+                            house(h)
+                        )
                     });
-                }
+                    None::<()>
+                });
             }
         }
     }
@@ -659,6 +671,78 @@ fn type4(
 
 /// The first BUG step, as SE finds it.
 pub fn bug(board: &Board) -> Option<Step> {
+    if no_bug(board) {
+        return None;
+    }
+    bug_search(board)
+}
+
+/// Whether some empty cell shows, from its own three houses, that [`bug_search`] finds nothing:
+/// a quick test that is exact (it never says so where the search finds a step).
+///
+/// The search goes through the houses and digits; where a digit has one place or three and
+/// more in a house, and exactly one of them is in a cell with three candidates or more (a
+/// *wide* cell), that cell loses the digit (a BUG value); where it has such places and none in
+/// a wide cell, the search ends with nothing. If it goes through every house, it ends with
+/// nothing unless every empty cell is left with two candidates. So an empty cell's BUG values
+/// are the digits that have, in one of its houses, a number of places other than two and only
+/// it as a wide place; if its candidates without them are not two, the search finds nothing
+/// (or ends earlier, with nothing too). On the boards of a hard puzzle most cells are wide and
+/// the first few cells show it, where the search would go through all 27 houses.
+fn no_bug(board: &Board) -> bool {
+    // Cells looked at before giving up: at most this many wide cells (the search decides then).
+    const WIDE_CELLS: usize = 6;
+    let mut wide_seen = 0;
+    for c in 0..81 {
+        if board.values[c] != 0 {
+            continue;
+        }
+        let m = board.cands[c];
+        let one_off = m & m.wrapping_sub(1);
+        if one_off == 0 {
+            // No candidate or one: never two.
+            return true;
+        }
+        if one_off & one_off.wrapping_sub(1) == 0 {
+            // Two candidates, no BUG value: they stay two.
+            continue;
+        }
+        let mut bug_values = 0u16;
+        for h in CELL_HOUSES[c] {
+            // Per digit (bit-sliced over the house's cells): places once, twice, three times or
+            // more; places in wide cells once, twice or more.
+            let (mut one, mut two, mut more) = (0u16, 0u16, 0u16);
+            let (mut wide_one, mut wide_two) = (0u16, 0u16);
+            for &o in &HOUSE_CELLS[h as usize] {
+                let x = board.cands[o as usize];
+                more |= two & x;
+                two |= one & x;
+                one |= x;
+                let x_off = x & x.wrapping_sub(1);
+                if x_off & x_off.wrapping_sub(1) != 0 {
+                    wide_two |= wide_one & x;
+                    wide_one |= x;
+                }
+            }
+            // Not exactly two places, and `c` (wide, holding the digit) the only wide one.
+            let exactly_two = two & !more;
+            bug_values |= m & !exactly_two & wide_one & !wide_two;
+        }
+        let left = m & !bug_values;
+        let left_off = left & left.wrapping_sub(1);
+        if left_off == 0 || left_off & left_off.wrapping_sub(1) != 0 {
+            return true;
+        }
+        wide_seen += 1;
+        if wide_seen == WIDE_CELLS {
+            return false;
+        }
+    }
+    false
+}
+
+/// [`bug`] without its quick test [`no_bug`] (the tests compare both).
+fn bug_search(board: &Board) -> Option<Step> {
     let mut temp = board.cands;
     let mut bug_cells: Vec<usize> = Vec::new();
     let mut bug_values = [0u16; 81];
@@ -909,6 +993,71 @@ fn bug3(board: &Board, bc: &[usize], all: u16, common: &[usize], intro: &str) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_quick_bug_test_never_hides_a_step() {
+        // Every board on the paths of twelve extreme-band puzzles, and the boards where BUG
+        // applies in the calibration file's paths: where the quick test says "no BUG", the
+        // search finds nothing; and the two agree on every board.
+        let (mut boards, mut ruled_out, mut found) = (0, 0, 0);
+        for (board, _) in crate::logic::extreme_path_boards(12) {
+            let quick = no_bug(&board);
+            let step = bug_search(&board);
+            if quick {
+                assert_eq!(step, None, "board {boards}");
+                ruled_out += 1;
+            }
+            assert_eq!(bug(&board), step);
+            found += step.is_some() as usize;
+            boards += 1;
+        }
+        assert!(
+            boards > 500 && ruled_out > boards / 2,
+            "{boards} {ruled_out} {found}"
+        );
+    }
+
+    #[test]
+    fn the_quick_bug_test_lets_bug_steps_through() {
+        // Graves made from a solved grid by swapping two digits `d1`, `d2` everywhere: the
+        // cells holding them, emptied, have candidates {d1, d2}, each digit twice in every
+        // house where it is missing. One or two extra candidates on such cells give BUG boards
+        // (and some that are none); the quick test must agree with the search on every one,
+        // and let each BUG step through.
+        let solved: Vec<u8> = (0..81)
+            .map(|i| ((i / 9 * 3 + i / 27 + i % 9) % 9 + 1) as u8)
+            .collect();
+        let (mut tried, mut steps) = (0, 0);
+        for d1 in 1..=9u8 {
+            for d2 in d1 + 1..=9 {
+                let givens: Vec<u8> = solved
+                    .iter()
+                    .map(|&v| if v == d1 || v == d2 { 0 } else { v })
+                    .collect();
+                let p = crate::grid::Puzzle::from_bytes(givens.try_into().unwrap()).unwrap();
+                let grave = Board::new(&p);
+                let empty: Vec<usize> = (0..81).filter(|&c| grave.values[c] == 0).collect();
+                assert!(empty.iter().all(|&c| grave.cands[c].count_ones() == 2));
+                for (i, &c1) in empty.iter().enumerate() {
+                    for &c2 in &empty[i..] {
+                        for e in 0..9 {
+                            let mut board = grave.clone();
+                            board.cands[c1] |= 1 << e;
+                            board.cands[c2] |= 1 << ((e + 4) % 9);
+                            let step = bug_search(&board);
+                            assert_eq!(bug(&board), step);
+                            if no_bug(&board) {
+                                assert_eq!(step, None);
+                            }
+                            tried += 1;
+                            steps += step.is_some() as usize;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(steps > 1000, "{tried} {steps}");
+    }
 
     #[test]
     fn the_loop_memo_never_changes_the_step() {
