@@ -3105,19 +3105,7 @@ mod tests {
                             } else {
                                 cl.make::<true, true>(a, limit)
                             };
-                            let x = cl.kept.closures[a as usize];
-                            let rounds: Vec<u8> = (0..1458)
-                                .map(|t| {
-                                    let (c, d) = (id_cell(t), id_digit(t));
-                                    let m = if id_on(t) { x.on[d] } else { x.off[d] };
-                                    if m >> c & 1 == 1 {
-                                        cl.round(a, t) as u8
-                                    } else {
-                                        255
-                                    }
-                                })
-                                .collect();
-                            (x.on, x.off, x.conflict, serves, rounds)
+                            (closure_record(&cl, a), serves)
                         };
                         let with = run(false);
                         let without = run(true);
@@ -3129,6 +3117,24 @@ mod tests {
             }
         }
         assert!(compared > 5000, "{compared}");
+    }
+
+    /// A kept closure as the tests compare it: its masks, its conflict and the round of each
+    /// potential it holds (255 where it holds none).
+    fn closure_record(cl: &Closures, a: Id) -> ([u128; 9], [u128; 9], u32, Vec<u8>) {
+        let x = cl.kept.closures[a as usize];
+        let rounds = (0..1458)
+            .map(|t| {
+                let (c, d) = (id_cell(t), id_digit(t));
+                let m = if id_on(t) { x.on[d] } else { x.off[d] };
+                if m >> c & 1 == 1 {
+                    cl.round(a, t) as u8
+                } else {
+                    255
+                }
+            })
+            .collect();
+        (x.on, x.off, x.conflict, rounds)
     }
 
     #[test]
@@ -3164,19 +3170,7 @@ mod tests {
                     let mut run = |all: bool| {
                         cl.strong = if all { [!0; 9] } else { strong };
                         let serves = cl.make::<true, false>(a, limit);
-                        let x = cl.kept.closures[a as usize];
-                        let rounds: Vec<u8> = (0..1458)
-                            .map(|t| {
-                                let (c, d) = (id_cell(t), id_digit(t));
-                                let m = if id_on(t) { x.on[d] } else { x.off[d] };
-                                if m >> c & 1 == 1 {
-                                    cl.round(a, t) as u8
-                                } else {
-                                    255
-                                }
-                            })
-                            .collect();
-                        (x.on, x.off, x.conflict, serves, rounds)
+                        (closure_record(&cl, a), serves)
                     };
                     let with = run(false);
                     let without = run(true);
