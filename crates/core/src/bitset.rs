@@ -431,14 +431,21 @@ impl CellSet {
 
     /// The cells in increasing order.
     pub fn iter(self) -> impl Iterator<Item = Cell> {
-        let mut bits = self.0;
+        // On two 64-bit words: `trailing_zeros` and `x & (x - 1)` of a `u128` cost several
+        // instructions each where a `u64`'s cost one.
+        let (mut lo, mut hi) = (self.0 as u64, (self.0 >> 64) as u64);
         std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
+            if lo != 0 {
+                let i = lo.trailing_zeros() as u8;
+                lo &= lo - 1;
+                Some(Cell(i))
+            } else if hi != 0 {
+                let i = hi.trailing_zeros() as u8 + 64;
+                hi &= hi - 1;
+                Some(Cell(i))
+            } else {
+                None
             }
-            let i = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            Some(Cell(i))
         })
     }
 }
@@ -533,6 +540,28 @@ mod tests {
         assert_eq!((!set).len(), 6);
         assert_eq!(Digit::new(0), None);
         assert_eq!(Digit::new(10), None);
+    }
+
+    #[test]
+    fn cell_set_iterates_in_order_across_both_words() {
+        // Cells on both sides of bit 64, the first and the last cell, and sets of one word only.
+        for picks in [
+            vec![0, 1, 63, 64, 65, 80],
+            vec![80],
+            vec![0],
+            vec![5, 17, 42],
+            vec![64, 70, 79],
+            vec![],
+        ] {
+            let set: CellSet = picks.iter().map(|&i| Cell::from_index(i)).collect();
+            let got: Vec<usize> = set.iter().map(|c| c.as_index()).collect();
+            assert_eq!(got, picks);
+        }
+        let every: Vec<usize> = CellSet::from_bits((1 << 81) - 1)
+            .iter()
+            .map(|c| c.as_index())
+            .collect();
+        assert_eq!(every, (0..81).collect::<Vec<_>>());
     }
 
     #[test]
