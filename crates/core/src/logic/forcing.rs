@@ -1229,6 +1229,19 @@ fn all_chains(
     chains_of(&engine(board, mode, nesting, budget), prune)
 }
 
+/// The branches of a cell or region check (at most nine) in an array on the stack, and how many:
+/// such a check is made for most cells and for most places of most digits, too often for a `Vec`.
+#[inline]
+fn on_stack(ids: impl Iterator<Item = Id>) -> ([Id; 9], usize) {
+    let mut out = [0 as Id; 9];
+    let mut n = 0;
+    for a in ids {
+        out[n] = a;
+        n += 1;
+    }
+    (out, n)
+}
+
 /// [`all_chains`] with a prepared engine.
 fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
     let (board, mode, nesting, budget) = (engine.board, engine.mode, engine.nesting, engine.budget);
@@ -1450,12 +1463,7 @@ fn chains_of(engine: &Engine, prune: Option<&Prune>) -> Vec<Found> {
             }
         }
         if cell_ok && !mode.nishio() && (card == 2 || (mode.multiple() && card > 2)) {
-            let mut branches = [0 as Id; 9];
-            let mut n = 0;
-            for d in bits(m) {
-                branches[n] = id(c, d, true);
-                n += 1;
-            }
+            let (branches, n) = on_stack(bits(m).map(|d| id(c, d, true)));
             let branches = &branches[..n];
             if closures.as_mut().is_none_or(|cl| {
                 cl.common_within(branches, found.limit(5))
@@ -1693,13 +1701,7 @@ fn region_chains(
             continue;
         }
         if let Some(cl) = closures.as_deref_mut() {
-            // On the stack: a region check is made for most places of most digits.
-            let mut ids = [0 as Id; 9];
-            let mut n = 0;
-            for k in bits(pos) {
-                ids[n] = id(HOUSE_CELLS[h][k] as usize, d, true);
-                n += 1;
-            }
+            let (ids, n) = on_stack(bits(pos).map(|k| id(HOUSE_CELLS[h][k] as usize, d, true)));
             let ids = &ids[..n];
             if !cl.common_within(ids, found.limit(6))
                 || !cl.staged_ons(board, ids, ons, engine, found.limit(6), seen)
