@@ -436,6 +436,11 @@ fn other_solution_in(
     near: Option<(&Near, bool)>,
 ) -> Option<Grid> {
     for c in cells.iter() {
+        // A single straight from the givens: no other solution differs from `g` here.
+        if base.forced(c, g.get(c)) {
+            base.place(c, g.get(c));
+            continue;
+        }
         let mut s = base;
         s.forbid(c, g.get(c));
         let found = match near {

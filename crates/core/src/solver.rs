@@ -1486,6 +1486,29 @@ impl Solver {
         search.first.map(Grid::from_valid_bytes)
     }
 
+    /// Whether the givens force `digit` in `cell` before any propagation: it is a candidate
+    /// there, and no other digit is left in the cell, or no other cell of its row, column or box
+    /// is left to the digit. Then every solution has `digit` in `cell`, and a search with it
+    /// forbidden there finds none: the generator's checks skip that search (a naked or hidden
+    /// single straight from the givens, docs/generate.md, "Fourteenth pass").
+    pub(crate) fn forced(&self, cell: Cell, digit: Digit) -> bool {
+        let i = cell.as_index();
+        let (d, b, pos) = (digit.as_index(), i / 27, i % 27);
+        let bit = 1u32 << pos;
+        let cand = &self.state.cand;
+        if cand[3 * d + b] & bit == 0 {
+            return false;
+        }
+        let mut others = 0;
+        for e in (0..9).filter(|&e| e != d) {
+            others |= cand[3 * e + b];
+        }
+        let own = cand[3 * d + b] & !bit;
+        let col = COL[pos % 9];
+        let in_col = (own | cand[3 * d + (b + 1) % 3] | cand[3 * d + (b + 2) % 3]) & col;
+        others & bit == 0 || own & ROW[pos / 9] == 0 || own & BOX[pos % 9 / 3] == 0 || in_col == 0
+    }
+
     /// Whether at least one solution exists (a first-solution search).
     pub fn has_solution(&self) -> bool {
         self.count(1).count == 1
@@ -1792,6 +1815,38 @@ mod tests {
             solved > 50 && stuck > 50 && dead > 50,
             "{solved} {stuck} {dead}"
         );
+    }
+
+    /// A digit `Solver::forced` reports is in every solution: with it forbidden, none is left.
+    #[test]
+    fn a_forced_digit_leaves_no_solution_when_forbidden() {
+        use crate::grids::{random_grid, rng_for};
+        use rand::RngCore;
+        let mut rng = rng_for(31, 0);
+        let (mut forced, mut open) = (0, 0);
+        for _ in 0..300 {
+            let g = random_grid(&mut rng);
+            let keep = 20 + rng.next_u32() as usize % 50;
+            let mut p = g.to_puzzle();
+            for c in Cell::all() {
+                if (rng.next_u32() as usize % 81) >= keep {
+                    p.set(c, None);
+                }
+            }
+            let s = Solver::new(&p);
+            for c in Cell::all().filter(|&c| p.get(c).is_none()) {
+                let d = g.get(c);
+                if s.forced(c, d) {
+                    forced += 1;
+                    let mut t = s;
+                    t.forbid(c, d);
+                    assert_eq!(t.count(1).count, 0, "{p}: {c:?} {d:?}");
+                } else {
+                    open += 1;
+                }
+            }
+        }
+        assert!(forced > 1000 && open > 1000, "{forced} {open}");
     }
 
     /// The search near a grid (the generator's uniqueness checks) against the plain search:
