@@ -1588,6 +1588,17 @@ pub fn solve_unique_marked(p: &Puzzle, marks: Option<&crate::format::Marks>) -> 
 mod tests {
     use super::*;
 
+    /// `g` with each cell kept as a given with probability `keep` in 81.
+    fn subpuzzle(g: &Grid, keep: usize, rng: &mut impl rand::RngCore) -> Puzzle {
+        let mut p = g.to_puzzle();
+        for c in Cell::all() {
+            if (rng.next_u32() as usize % 81) >= keep {
+                p.set(c, None);
+            }
+        }
+        p
+    }
+
     #[test]
     fn segment_table_keeps_only_permutation_segments() {
         // All nine segments open: everything allowed.
@@ -1785,12 +1796,7 @@ mod tests {
             let g = random_grid(&mut rng);
             // 17-40 givens, and now and then a given changed, for some contradictions.
             let keep = 17 + rng.next_u32() as usize % 24;
-            let mut p = g.to_puzzle();
-            for c in Cell::all() {
-                if (rng.next_u32() as usize % 81) >= keep {
-                    p.set(c, None);
-                }
-            }
+            let mut p = subpuzzle(&g, keep, &mut rng);
             if rng.next_u32().is_multiple_of(4) {
                 let c = Cell::from_index(rng.next_u32() as usize % 81);
                 p.set(c, Digit::new(1 + (rng.next_u32() % 9) as u8));
@@ -1827,12 +1833,7 @@ mod tests {
         for _ in 0..300 {
             let g = random_grid(&mut rng);
             let keep = 20 + rng.next_u32() as usize % 50;
-            let mut p = g.to_puzzle();
-            for c in Cell::all() {
-                if (rng.next_u32() as usize % 81) >= keep {
-                    p.set(c, None);
-                }
-            }
+            let p = subpuzzle(&g, keep, &mut rng);
             let s = Solver::new(&p);
             for c in Cell::all().filter(|&c| p.get(c).is_none()) {
                 let d = g.get(c);
@@ -1863,12 +1864,7 @@ mod tests {
             // Keep each cell with probability 24..40 in 81, then forbid the grid's digit in one
             // empty cell: some of these have other solutions, some none.
             let keep = 24 + rng.next_u32() as usize % 17;
-            let mut p = g.to_puzzle();
-            for c in Cell::all() {
-                if (rng.next_u32() as usize % 81) >= keep {
-                    p.set(c, None);
-                }
-            }
+            let p = subpuzzle(&g, keep, &mut rng);
             let Some(empty) = Cell::all().find(|&c| p.get(c).is_none()) else {
                 continue;
             };
