@@ -490,6 +490,39 @@ impl SolutionGrid {
             self.near.as_ref().map(|n| (n, self.light)),
         )
     }
+
+    /// The test of a pair orbit `{a, b}` (`a` its first cell) in the digs of strictly minimal
+    /// symmetric puzzles: a solution other than the grid of the puzzle without the orbit
+    /// (`base`, loaded), if there is one, and whether `a` can be removed alone.
+    ///
+    /// Two searches at most, as [`other_solution_in`] makes, but the first asks whether `a` is
+    /// necessary: it searches the puzzle without `a` alone (`b` still given), `a`'s digit
+    /// forbidden. A solution found there solves the puzzle without the orbit too (the orbit
+    /// stays), and it differs from the grid in `a` alone among the givens: the set learned is
+    /// a *witness* that `a` is necessary, which the repair's checks of single givens then find
+    /// among the known sets instead of searching for one. When there is none, `a` can be removed
+    /// alone, and every other solution of the puzzle without the orbit differs from the grid in
+    /// `b` (one that agreed there would solve the puzzle without `a` alone, or be the grid): the
+    /// second search forbids `b`'s digit only. [`other_solution_in`]'s first search forbade
+    /// `a`'s digit in the puzzle without the whole orbit, whose solutions often differ in `b`
+    /// too: its set was then a witness for neither cell (2,967 of the 6,237 sets the pair
+    /// orbits taught in `generate -n 200 --minimal --symmetry rot180 --seed 1`), and a check
+    /// had to search again. 5.3% fewer instructions over seeds 1-40 of that command
+    /// (docs/generate.md, "Fifteenth pass").
+    fn pair_test(&self, base: Solver, cells: CellSet) -> Option<(Grid, bool)> {
+        let mut it = cells.iter();
+        let (a, b) = match (it.next(), it.next(), it.next()) {
+            (Some(a), Some(b), None) => (a, b),
+            _ => panic!("a pair orbit has two cells: {cells:?}"),
+        };
+        let mut with_b = base;
+        with_b.place(b, self.get(b));
+        if let Some(h) = self.other_solution_in(with_b, CellSet::single(a)) {
+            return Some((h, false));
+        }
+        self.other_solution_in(base, CellSet::single(b))
+            .map(|h| (h, true))
+    }
 }
 
 impl std::ops::Deref for SolutionGrid {
@@ -843,37 +876,6 @@ impl Digger<'_> {
         found.is_some()
     }
 
-    /// The test of a pair orbit `{a, b}` (`a` its first cell) in the digs of strictly minimal
-    /// symmetric puzzles: a solution other than the grid of the puzzle without the orbit
-    /// (`base`, loaded), if there is one, and whether `a` can be removed alone.
-    ///
-    /// Two searches at most, as [`other_solution_in`] makes, but the first asks whether `a` is
-    /// necessary: it searches the puzzle without `a` alone (`b` still given), `a`'s digit
-    /// forbidden. A solution found there solves the puzzle without the orbit too (the orbit
-    /// stays), and it differs from the grid in `a` alone among the givens: the set learned is
-    /// a *witness* that `a` is necessary, which the repair's checks of single givens then find
-    /// among the known sets instead of searching for one. When there is none, `a` can be removed
-    /// alone, and every other solution of the puzzle without the orbit differs from the grid in
-    /// `b` (one that agreed there would solve the puzzle without `a` alone, or be the grid): the
-    /// second search forbids `b`'s digit only. [`other_solution_in`]'s first search forbade
-    /// `a`'s digit in the puzzle without the whole orbit, whose solutions often differ in `b`
-    /// too: its set was then a witness for neither cell (2,967 of the 6,237 sets the pair
-    /// orbits taught in `generate -n 200 --minimal --symmetry rot180 --seed 1`), and a check
-    /// had to search again. 5.3% fewer instructions over seeds 1-40 of that command
-    /// (docs/generate.md, "Fifteenth pass").
-    fn pair_test(&self, base: Solver, cells: CellSet) -> Option<(Grid, bool)> {
-        let mut it = cells.iter();
-        let (a, b) = (it.next()?, it.next()?);
-        let mut with_b = base;
-        with_b.place(b, self.grid.get(b));
-        if let Some(h) = self.grid.other_solution_in(with_b, CellSet::single(a)) {
-            return Some((h, false));
-        }
-        self.grid
-            .other_solution_in(base, CellSet::single(b))
-            .map(|h| (h, true))
-    }
-
     /// Digs through `order` (orbits in the order to try them), never going below `floor`.
     fn dig(&mut self, order: &[CellSet], floor: usize) {
         let mut i = 0;
@@ -911,7 +913,7 @@ impl Digger<'_> {
                 let q = without(&self.p, cells);
                 let base = self.solver.unload(&q, cells);
                 let found = if self.grid.light && cells.len() == 2 {
-                    self.pair_test(base, cells)
+                    self.grid.pair_test(base, cells)
                 } else {
                     // The searches forbid the grid's digit in the orbit's cells in turn,
                     // placing it in the cells before: a solution that agrees with the grid in
@@ -2183,6 +2185,58 @@ mod tests {
         }
         // Weak orbits are common (about 5 an orbit-minimal puzzle): the test saw some.
         assert!(spares >= 10, "{spares} spare cells");
+    }
+
+    #[test]
+    fn the_pair_test_answers_as_a_count_and_learns_witnesses() {
+        // Orbit-minimal rot180 puzzles with three empty orbits given again, so that some pair
+        // orbits can be removed and others not; each pair orbit's test against counts.
+        let mut rng = rng_for(19, 0);
+        let orbits = Symmetry::Rot180.orbit_table();
+        let (mut removed, mut witnesses, mut spares) = (0, 0, 0);
+        for _ in 0..30 {
+            let g = random_grid(&mut rng);
+            let mut grid = SolutionGrid::new(g, true);
+            grid.light = true;
+            let known = unavoidable_sets(&g);
+            let (mut p, _, _) = dig(g.to_puzzle(), &grid, &known, orbits, 0, true, &mut rng);
+            let mut empty = filtered(orbits, |&o| (o & givens_of(&p)).is_empty());
+            shuffle(&mut empty, &mut rng);
+            for &o in empty.iter().take(3) {
+                p = with(&p, o, &g);
+            }
+            let filled = givens_of(&p);
+            for &f in orbits
+                .iter()
+                .filter(|&&o| o.len() == 2 && (o & filled) == o)
+            {
+                let q = without(&p, f);
+                let a = f.iter().next().expect("a pair");
+                let a_alone = count_solutions(&without(&p, CellSet::single(a)), 2).count == 1;
+                match grid.pair_test(Solver::new(&q), f) {
+                    None => {
+                        assert_eq!(count_solutions(&q, 2).count, 1, "{f:?} of {p}");
+                        removed += 1;
+                    }
+                    Some((h, spare)) => {
+                        assert_ne!(h, g);
+                        assert!(filled.iter().all(|c| f.contains(c) || h.get(c) == g.get(c)));
+                        assert_eq!(spare, a_alone, "{a:?} of {p}");
+                        if spare {
+                            spares += 1;
+                        } else {
+                            // A witness: the difference meets the givens in `a` alone.
+                            assert_eq!(difference(&h, &g) & filled, CellSet::single(a));
+                            witnesses += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            removed > 0 && witnesses > 0 && spares > 0,
+            "{removed} {witnesses} {spares}"
+        );
     }
 
     #[test]
