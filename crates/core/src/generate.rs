@@ -912,19 +912,11 @@ impl Digger<'_> {
             if !known_fail {
                 let q = without(&self.p, cells);
                 let base = self.solver.unload(&q, cells);
-                let found = if self.grid.light && cells.len() == 2 {
+                let pair = self.grid.light && cells.len() == 2;
+                let found = if pair {
                     self.grid.pair_test(base, cells)
                 } else {
-                    // The searches forbid the grid's digit in the orbit's cells in turn,
-                    // placing it in the cells before: a solution that agrees with the grid in
-                    // the first cell was found by a later search, so the first search found
-                    // none, and the puzzle without that first cell alone had no other solution
-                    // (its solutions are among those of the puzzle without the whole orbit):
-                    // the cell was removable alone, the orbit weak.
-                    self.grid.other_solution_in(base, cells).map(|h| {
-                        let first = cells.iter().next().expect("an orbit has a cell");
-                        (h, cells.len() > 1 && h.get(first) == self.grid.get(first))
-                    })
+                    self.grid.other_solution_in(base, cells).map(|h| (h, false))
                 };
                 match found {
                     None => {
@@ -934,8 +926,16 @@ impl Digger<'_> {
                         self.givens -= cells.len() as usize;
                     }
                     Some((h, spare)) if self.learn => {
-                        if spare {
-                            let first = cells.iter().next().expect("an orbit has a cell");
+                        // Without the pair test, the searches forbid the grid's digit in the
+                        // orbit's cells in turn, placing it in the cells before: a solution that
+                        // agrees with the grid in the first cell was found by a later search,
+                        // so the first search found none, and the puzzle without that first
+                        // cell alone had no other solution (its solutions are among those of
+                        // the puzzle without the whole orbit): the cell was removable alone,
+                        // the orbit weak.
+                        let first = cells.iter().next().expect("an orbit has a cell");
+                        let agrees = cells.len() > 1 && h.get(first) == self.grid.get(first);
+                        if spare || (!pair && agrees) {
                             self.spare |= CellSet::single(first);
                         }
                         let u = difference(&h, self.grid);
