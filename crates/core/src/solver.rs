@@ -755,8 +755,8 @@ impl State {
         self.propagate_with(stack, rounds, unit)
     }
 
-    /// [`State::propagate_settling`], with the light rounds' vector unit given (`None`: the
-    /// scalar band updates only; the tests compare both).
+    /// [`State::propagate_settling`], with the rounds' vector unit given (`None`: the scalar
+    /// band updates only; the tests compare both).
     #[inline(always)]
     fn propagate_with(&mut self, stack: bool, rounds: bool, unit: Option<Avx512>) -> bool {
         if !stack {
@@ -1918,9 +1918,8 @@ mod tests {
     /// The propagation with rounds in vectors, light and full, ends where the scalar band updates
     /// end: the same candidates, solved cells and segment sets (and with the stack updates and
     /// triads, the same stack segment sets and permutation counts), or a contradiction in both,
-    /// from the
-    /// roots the generator's searches start from (a puzzle with one digit forbidden, 17-40
-    /// givens) and from a state a few guesses below.
+    /// from the roots the generator's searches start from (a puzzle with one digit forbidden,
+    /// 17-40 givens) and from a state a few cells below.
     #[test]
     fn vector_rounds_reach_the_scalar_fixed_point() {
         use crate::grids::{random_grid, rng_for};
