@@ -66,12 +66,7 @@ impl Avx512 {
     ) -> Option<u32> {
         #[cfg(target_arch = "x86_64")]
         {
-            // SAFETY: `avx512::round` needs avx512f, avx512bw and avx512vl; an `Avx512` is made
-            // only by `detect`, after this CPU reported all three.
-            #[allow(unsafe_code)]
-            unsafe {
-                avx512::round(cand, prev, seg, unsolved)
-            }
+            avx512::run(self, cand, prev, seg, unsolved)
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -81,8 +76,9 @@ impl Avx512 {
     }
 }
 
-/// The intrinsics. Words `0..16` are one vector (`lo`), words `16..27` the first 11 lanes of
-/// another (`hi`, its last five lanes zero and ignored).
+/// The intrinsics, and every `unsafe` block of the workspace. Words `0..16` are one vector
+/// (`lo`), words `16..27` the first 11 lanes of another (`hi`, its last five lanes zero and
+/// ignored).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod avx512 {
@@ -244,9 +240,22 @@ mod avx512 {
         )
     }
 
-    /// [`super::Avx512::band_round`].
+    /// [`super::Avx512::band_round`]; `_unit` is the proof that this CPU runs AVX-512.
+    pub(super) fn run(
+        _unit: super::Avx512,
+        cand: &mut [u32; 27],
+        prev: &mut [u32; 27],
+        seg: &mut [u16; 27],
+        unsolved: &mut [u32; 3],
+    ) -> Option<u32> {
+        // SAFETY: `round` needs avx512f, avx512bw and avx512vl; an `Avx512` is made only by
+        // `Avx512::detect`, after this CPU reported all three.
+        unsafe { round(cand, prev, seg, unsolved) }
+    }
+
+    /// One round, in the intrinsics.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    pub(super) fn round(
+    fn round(
         cand: &mut [u32; 27],
         prev: &mut [u32; 27],
         seg: &mut [u16; 27],
@@ -300,8 +309,8 @@ mod avx512 {
         if _mm512_test_epi32_mask(twice, twice) & 0b111 != 0 {
             return None;
         }
-        let lo_band = _mm512_permutexvar_epi32(_mm512_loadu_epi32_const(&bands(0)), s);
-        let hi_band = _mm512_permutexvar_epi32(_mm512_loadu_epi32_const(&bands(1)), s);
+        let lo_band = _mm512_permutexvar_epi32(constants(&bands(0)), s);
+        let hi_band = _mm512_permutexvar_epi32(constants(&bands(1)), s);
         let mut solved_bands = [0i32; 4];
         // SAFETY: `solved_bands` is 16 bytes, the size of the 128-bit store.
         unsafe {
@@ -312,16 +321,8 @@ mod avx512 {
         }
         // The other bands' kept columns, and the solved cells of the band's other digits.
         let keep = |u: &Update, half: usize| {
-            let k1 = _mm512_permutex2var_epi32(
-                ulo.keep,
-                _mm512_loadu_epi32_const(&neighbours(half, 1)),
-                uhi.keep,
-            );
-            let k2 = _mm512_permutex2var_epi32(
-                ulo.keep,
-                _mm512_loadu_epi32_const(&neighbours(half, 2)),
-                uhi.keep,
-            );
+            let k1 = _mm512_permutex2var_epi32(ulo.keep, constants(&neighbours(half, 1)), uhi.keep);
+            let k2 = _mm512_permutex2var_epi32(ulo.keep, constants(&neighbours(half, 2)), uhi.keep);
             _mm512_and_si512(u.word, _mm512_and_si512(k1, k2))
         };
         let new_lo = _mm512_andnot_si512(_mm512_andnot_si512(ulo.solved, lo_band), keep(&ulo, 0));
@@ -355,7 +356,7 @@ mod avx512 {
     /// A vector of constants (from a `const` table: the compiler keeps it in read-only data).
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    fn _mm512_loadu_epi32_const(t: &[i32; 16]) -> __m512i {
+    fn constants(t: &[i32; 16]) -> __m512i {
         // SAFETY: `t` is 16 `i32`s, the 64 bytes the load reads.
         unsafe { _mm512_loadu_epi32(t.as_ptr()) }
     }
