@@ -585,8 +585,13 @@ impl State {
     /// only the root settles in rounds. The fixed point is the same either
     /// way (the updates only remove candidates, each by a rule monotone in the candidates), so
     /// the search is too.
+    ///
+    /// With `unit`, a round where at least [`VECTOR_FROM`] words changed runs in vectors
+    /// ([`Avx512::band_round`], the same fixed point again). With `TRACK`, that round notes what
+    /// the stack updates and triads will have to look at again as the scalar updates of those
+    /// words would: their digits, and the bands where a segment set changed.
     #[inline(always)]
-    fn settle_rounds<const TRACK: bool>(&mut self) -> bool {
+    fn settle_rounds<const TRACK: bool>(&mut self, unit: Option<Avx512>) -> bool {
         loop {
             let mut changed = 0u32;
             for w in 0..27 {
@@ -595,34 +600,7 @@ impl State {
             if changed == 0 {
                 return true;
             }
-            while changed != 0 {
-                let w = changed.trailing_zeros() as usize;
-                changed &= changed - 1;
-                if !self.update::<TRACK>(w) {
-                    return false;
-                }
-            }
-        }
-    }
-
-    /// [`State::settle_rounds`], a round in vectors ([`Avx512::band_round`]) when at least
-    /// [`VECTOR_FROM`] words changed and `unit` is given. With `TRACK`, it notes what the
-    /// stack updates and triads will have to look at again as the scalar updates of those words
-    /// would: their digits, and the bands where a segment set changed.
-    #[inline(always)]
-    fn settle_rounds_vec<const TRACK: bool>(&mut self, unit: Option<Avx512>) -> bool {
-        let Some(unit) = unit else {
-            return self.settle_rounds::<TRACK>();
-        };
-        loop {
-            let mut changed = 0u32;
-            for w in 0..27 {
-                changed |= ((self.cand[w] != self.prev[w]) as u32) << w;
-            }
-            if changed == 0 {
-                return true;
-            }
-            if changed.count_ones() >= VECTOR_FROM {
+            if let Some(unit) = unit.filter(|_| changed.count_ones() >= VECTOR_FROM) {
                 let Some(moved) = unit.band_round(
                     &mut self.cand,
                     &mut self.prev,
@@ -770,8 +748,8 @@ impl State {
         }
         loop {
             let settled = match (rounds, stack) {
-                (true, true) => self.settle_rounds_vec::<true>(unit),
-                (true, false) => self.settle_rounds_vec::<false>(unit),
+                (true, true) => self.settle_rounds::<true>(unit),
+                (true, false) => self.settle_rounds::<false>(unit),
                 (false, true) => self.settle_sweep::<true>(),
                 (false, false) => self.settle_sweep::<false>(),
             };
