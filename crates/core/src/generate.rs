@@ -1884,7 +1884,7 @@ pub fn generate_batch(
     let start = Instant::now();
     let deadline = budget.map(|b| start + b);
     let orbits = config.symmetry.orbit_table();
-    let (items, puzzles, attempts) = run_items(count, seed, progress, |rng, tries| {
+    let (items, puzzles, attempts) = run_items(count, seed, progress, |_, rng, tries| {
         let config = config.for_item(rng);
         loop {
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -1954,7 +1954,7 @@ pub fn generate_stream<E>(
         seed,
         deadline,
         progress,
-        |rng, tries| {
+        |_, rng, tries| {
             let config = config.for_item(rng);
             loop {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -1979,13 +1979,13 @@ pub fn generate_stream<E>(
 
 /// The driver behind every batch: item `i` runs `make` on its own stream `rng_for(seed, i)`, in
 /// parallel on rayon's pool, so the result depends only on the seed, never on the thread count.
-/// `make` counts the grids it tries in its second argument. Returns the items found (in order),
+/// `make(i, rng, tried)` counts the grids it tries in its second argument. Returns the items found (in order),
 /// their results, and the grids tried over all items.
 pub(crate) fn run_items<T: Send>(
     count: usize,
     seed: u64,
     progress: &(dyn Fn(usize) + Sync),
-    make: impl Fn(&mut crate::grids::Rng, &mut u64) -> Option<T> + Sync,
+    make: impl Fn(usize, &mut crate::grids::Rng, &mut u64) -> Option<T> + Sync,
 ) -> (Vec<usize>, Vec<T>, u64) {
     let (mut items, mut results) = (Vec::new(), Vec::new());
     let (_, tried) = stream_items(0..count, seed, None, progress, make, &mut |i, t| {
@@ -2009,7 +2009,7 @@ pub(crate) fn stream_items<T: Send, E>(
     seed: u64,
     deadline: Option<Instant>,
     progress: &(dyn Fn(usize) + Sync),
-    make: impl Fn(&mut crate::grids::Rng, &mut u64) -> Option<T> + Sync,
+    make: impl Fn(usize, &mut crate::grids::Rng, &mut u64) -> Option<T> + Sync,
     emit: &mut dyn FnMut(usize, T) -> Result<(), E>,
 ) -> Result<(usize, u64), E> {
     let tried = AtomicU64::new(0);
@@ -2027,7 +2027,7 @@ pub(crate) fn stream_items<T: Send, E>(
             .map(|i| {
                 let mut rng = rng_for(seed, i as u64);
                 let mut tries = 0;
-                let out = make(&mut rng, &mut tries);
+                let out = make(i, &mut rng, &mut tries);
                 tried.fetch_add(tries, Ordering::Relaxed);
                 if out.is_some() {
                     progress(1);

@@ -38,6 +38,7 @@ pub mod grid;
 pub mod grids;
 pub mod logic;
 pub mod needs;
+pub mod pack;
 pub mod rated;
 pub mod solver;
 

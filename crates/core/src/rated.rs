@@ -52,8 +52,8 @@ use rand::RngCore;
 
 use crate::bitset::{Cell, CellSet};
 use crate::generate::{
-    generate_one, is_minimal, run_items, stream_items, with, without, ConfigError, GenerateConfig,
-    Generated, StreamSummary,
+    generate_one, is_minimal, stream_items, with, without, ConfigError, GenerateConfig, Generated,
+    StreamSummary,
 };
 use crate::grid::{Grid, Puzzle};
 use crate::logic::named::next_hint_unchecked;
@@ -61,6 +61,7 @@ use crate::logic::{next_step_unchecked, rate, Band, Board, Rating, Summary, Tall
 use crate::needs::{uses_hints, Technique, TechniqueSet};
 use crate::solver::Solver;
 
+pub mod seeds;
 pub mod trial;
 pub mod vicinity;
 
@@ -88,7 +89,7 @@ impl RatedConfig {
     /// ```
     /// use shudu_core::{generate::GenerateConfig, logic::{Band, Rating}, rated::RatedConfig};
     /// let c = RatedConfig::band(GenerateConfig::default(), Band::Hard);
-    /// assert_eq!(c.rating, (Rating(16), Rating(25)));
+    /// assert_eq!(c.rating, (Rating(26), Rating(40)));
     /// ```
     pub fn band(base: GenerateConfig, band: Band) -> RatedConfig {
         RatedConfig {
@@ -97,6 +98,60 @@ impl RatedConfig {
             needs: Vec::new(),
             without: TechniqueSet::EMPTY,
         }
+    }
+
+    /// The config with its range narrowed to one of the [`LEVELS`] it meets, chosen by `u` in
+    /// `[0, 1)` by the levels' weights. A config with needs is returned as it is: its walk heads
+    /// for the needed techniques' ratings.
+    ///
+    /// # Examples
+    /// ```
+    /// use shudu_core::{generate::GenerateConfig, logic::{Band, Rating}, rated::RatedConfig};
+    /// let c = RatedConfig::band(GenerateConfig::default(), Band::Medium);
+    /// assert_eq!(c.at_level(0.0).rating, (Rating(16), Rating(18)));
+    /// assert_eq!(c.at_level(0.99).rating, (Rating(25), Rating(25)));
+    /// ```
+    pub fn at_level(&self, u: f64) -> RatedConfig {
+        if !self.needs.is_empty() {
+            return self.clone();
+        }
+        let met = self.levels();
+        let total: u32 = met.iter().map(|l| l.2).sum();
+        let mut pick = (u.clamp(0.0, 1.0) * total as f64) as u32;
+        for (a, b, w) in met {
+            if pick < w {
+                return RatedConfig {
+                    rating: (a, b),
+                    ..self.clone()
+                };
+            }
+            pick -= w;
+        }
+        self.clone()
+    }
+
+    /// The [`LEVELS`] the range meets, cut to the range, with their weights.
+    ///
+    /// The levels from 9.0 up are reached from the forum's hard puzzles
+    /// ([`vicinity::seeded_hunt`]); for a config those cannot serve (a symmetry, many givens)
+    /// they are one level, searched as a whole.
+    pub fn levels(&self) -> Vec<(Rating, Rating, u32)> {
+        let (lo, hi) = self.rating;
+        let mut out: Vec<(Rating, Rating, u32)> = LEVELS
+            .iter()
+            .filter(|l| l.0 <= hi && lo <= l.1)
+            .map(|&(a, b, w)| (a.max(lo), b.min(hi), w))
+            .collect();
+        if !vicinity::seeded_fits(&self.base) {
+            let top = Band::Extreme.range().0;
+            if let Some(first) = out.iter().position(|l| l.0 >= top) {
+                let weight = out[first..].iter().map(|l| l.2).sum();
+                let from = out[first].0;
+                out.truncate(first);
+                out.push((from, hi, weight));
+            }
+        }
+        out
     }
 
     /// Checks that the config makes sense (it may still be out of reach: a very easy puzzle
@@ -140,15 +195,15 @@ impl RatedConfig {
     }
 }
 
-/// The most givens at which shudu's rated search has found a puzzle of each band (measured on
-/// 2026-11-24: docs/rated.md, "How many givens a band allows"): the first count above where a
-/// 40-second search found nothing, less one. Hard bands need few givens: a request whose fewest
-/// givens is above its bands' figure is refused at once, rather than searched for until the
-/// budget runs out. These are measurements, not proofs; the table says what was tried.
+/// The most givens at which shudu's rated search has found a puzzle of each band (docs/rated.md,
+/// "How many givens a band allows"): the first count above where a 40-second search found
+/// nothing, less one. Hard bands need few givens: a request whose fewest givens is above its
+/// bands' figure is refused at once, rather than searched for until the budget runs out. These
+/// are measurements, not proofs; the table says what was tried.
 pub const MOST_GIVENS: [(Band, usize); 6] = [
     (Band::Easy, 80),
-    (Band::Medium, 59),
-    (Band::Hard, 54),
+    (Band::Medium, 54),
+    (Band::Hard, 56),
     (Band::Fiendish, 56),
     (Band::Diabolical, 54),
     (Band::Extreme, 34),
@@ -268,13 +323,74 @@ pub fn generate_rated<R: RngCore>(
 ) -> Option<(Generated, Summary)> {
     config.validate().expect("a valid rated config");
     let mut grids = 0;
+    let level = unit(rng.next_u64());
     rated(
-        config,
+        &config.at_level(level),
         &config.base.symmetry.orbits(),
         rng,
         deadline,
         &mut grids,
     )
+}
+
+/// The levels of the scale a rating range is spread over: `(lo, hi, weight)` in tenths, each
+/// the ratings of one technique or of a few alike (docs/rated.md, "Spread over the band").
+/// A search for a range picks one level that meets it, by weight, and heads for that level
+/// alone, so the puzzles of a band spread over the band instead of piling up on its first
+/// rating (where a walk from below arrives first). The weights make each level about as common
+/// as the next; a few cost far more than the rest to reach (quads and Jellyfish, 5.0-5.4; the
+/// nested chains) and weigh less.
+pub const LEVELS: [(Rating, Rating, u32); 28] = [
+    (Rating(10), Rating(12), 2),
+    (Rating(13), Rating(15), 2),
+    (Rating(16), Rating(18), 1),
+    (Rating(19), Rating(22), 1),
+    (Rating(23), Rating(24), 1),
+    (Rating(25), Rating(25), 1),
+    (Rating(26), Rating(27), 1),
+    (Rating(28), Rating(29), 1),
+    (Rating(30), Rating(31), 1),
+    (Rating(32), Rating(33), 1),
+    (Rating(34), Rating(35), 1),
+    (Rating(36), Rating(37), 1),
+    (Rating(38), Rating(40), 1),
+    (Rating(41), Rating(43), 2),
+    (Rating(44), Rating(44), 2),
+    (Rating(45), Rating(49), 2),
+    (Rating(50), Rating(55), 1),
+    (Rating(56), Rating(61), 2),
+    (Rating(62), Rating(64), 1),
+    (Rating(65), Rating(69), 1),
+    (Rating(70), Rating(74), 1),
+    (Rating(75), Rating(79), 1),
+    (Rating(80), Rating(84), 1),
+    (Rating(85), Rating(89), 1),
+    (Rating(90), Rating(92), 8),
+    (Rating(93), Rating(99), 6),
+    (Rating(100), Rating(109), 5),
+    (Rating(110), MAX_RATING, 1),
+];
+
+/// A number in `[0, 1)` from 64 random bits.
+fn unit(bits: u64) -> f64 {
+    (bits >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// The level a batch's item `item` heads for, as a number in `[0, 1)` for
+/// [`RatedConfig::at_level`]: the items are taken in cycles of `slots` (the total weight of the
+/// levels the range meets), and each cycle deals the slots in an order shuffled by the seed, so
+/// any `slots` consecutive items from a cycle's start visit every level exactly in proportion to
+/// its weight (a random draw per item would leave two levels of equal weight a share far from a
+/// half in a batch of 200), while the order still looks random.
+fn batch_level(seed: u64, item: usize, slots: u32) -> f64 {
+    let slots = slots.max(1) as usize;
+    let cycle = (item / slots) as u64;
+    let mut order: Vec<usize> = (0..slots).collect();
+    let mut rng = crate::grids::rng_for(seed ^ 0x6c65_7665_6c73, cycle);
+    for k in (1..slots).rev() {
+        order.swap(k, below(&mut rng, k + 1));
+    }
+    (order[item % slots] as f64 + 0.5) / slots as f64
 }
 
 /// [`generate_rated`] for a validated config with `orbits` precomputed; counts the grids tried.
@@ -296,6 +412,17 @@ fn rated<R: RngCore>(
         // longest dynamic chains at 9.4 and up): the vicinity hunt looks for them. For a range
         // that also holds the commoner 9.0-9.3 (extreme), a bounded hunt comes first, then the
         // climb.
+        // From 9.0 up, the neighbours of the forum's hard puzzles are the quickest way there,
+        // for the configs they can serve (no symmetry, about their number of givens).
+        if lo >= Band::Extreme.range().0 && vicinity::seeded_fits(&base) {
+            let moves = if deadline.is_some() {
+                u64::MAX
+            } else {
+                vicinity::MOVES_WITHOUT_DEADLINE
+            };
+            let mut stats = vicinity::HuntStats::default();
+            return vicinity::seeded_hunt(&base, config.rating, rng, moves, deadline, &mut stats);
+        }
         let moves = if lo >= vicinity::HUNT_FROM {
             Some(if deadline.is_some() {
                 u64::MAX
@@ -918,20 +1045,55 @@ pub fn generate_rated_batch(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<RatedBatch, RatedError> {
     config.validate()?;
-    let start = Instant::now();
-    let deadline = budget.map(|b| start + b);
-    let orbits = config.base.symmetry.orbits();
-    let (items, puzzles, grids) = run_items(count, seed, progress, |rng, tried| {
-        rated(config, &orbits, rng, deadline, tried)
-    });
+    let mut puzzles = Vec::new();
+    let mut items = Vec::new();
+    let summary = generate_rated_stream(config, 0..count, seed, budget, progress, &mut |i, t| {
+        items.push(i);
+        puzzles.push(t);
+        Ok::<(), std::convert::Infallible>(())
+    })
+    .unwrap_or_else(|e| match e {});
     Ok(RatedBatch {
-        timed_out: puzzles.len() < count && deadline.is_some_and(|d| Instant::now() >= d),
+        timed_out: summary.timed_out,
         puzzles,
         items,
         requested: count,
-        grids,
-        elapsed: start.elapsed(),
+        grids: summary.attempts,
+        elapsed: summary.elapsed,
     })
+}
+
+/// Mixed into the seed for the streams of items made again ([`NewClasses`]).
+const RETRY_KEY: u64 = 0x7265_7472_795f_6b65;
+
+/// The classes of the puzzles a run has emitted, so that it never emits two equivalent
+/// puzzles (the same board relabelled, transposed, with rows, columns, bands or stacks
+/// swapped): a 128-bit hash of each canonical form ([`crate::canon`]), 16 bytes a puzzle.
+#[derive(Default)]
+pub struct NewClasses {
+    canon: crate::canon::PuzzleCanonicalizer,
+    seen: std::collections::HashSet<u128>,
+}
+
+impl NewClasses {
+    /// Records `p`'s class; `false` if a puzzle of that class was recorded before.
+    pub fn insert(&mut self, p: &Puzzle) -> bool {
+        let form = self.canon.canonical(p).form;
+        self.seen.insert(class_hash(&form))
+    }
+}
+
+/// A 128-bit hash of a puzzle: two 64-bit FNV-1a hashes with different offsets and inputs. Two
+/// classes of one run share it with odds of about n² / 2^65 for n puzzles (below 10^-7 for a
+/// million), which would make the run drop a puzzle, never emit a copy.
+pub fn class_hash(p: &Puzzle) -> u128 {
+    let mut a: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut b: u64 = 0x6c62_272e_07bb_0142;
+    for &v in p.as_bytes() {
+        a = (a ^ u64::from(v)).wrapping_mul(0x0000_0100_0000_01b3);
+        b = (b ^ u64::from(v) ^ 0xa5).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    (u128::from(a) << 64) | u128::from(b)
 }
 
 /// [`generate_rated_batch`] streamed: items `items` in order, each puzzle found handed to
@@ -956,14 +1118,43 @@ pub fn generate_rated_stream<E>(
     let deadline = budget.map(|b| start + b);
     let orbits = config.base.symmetry.orbits();
     let requested = items.len();
-    let (found, attempts) = stream_items(
+    let slots = config.levels().iter().map(|l| l.2).sum();
+    let item_config = |item: usize| config.at_level(batch_level(seed, item, slots));
+    let mut new = NewClasses::default();
+    let mut found = 0;
+    let mut retried = 0;
+    let (_, mut attempts) = stream_items(
         items,
         seed,
         deadline,
         progress,
-        |rng, tried| rated(config, &orbits, rng, deadline, tried),
-        emit,
+        |item, rng, tried| rated(&item_config(item), &orbits, rng, deadline, tried),
+        &mut |item, mut t: (Generated, Summary)| {
+            // An item equivalent to an earlier one is made again from a further stream (one
+            // that depends only on the seed, the item and the retry), so the output stays the
+            // same whatever the thread count.
+            for retry in 1u64.. {
+                if new.insert(&t.0.puzzle) {
+                    found += 1;
+                    return emit(item, t);
+                }
+                let mut rng =
+                    crate::grids::rng_for(seed ^ retry.wrapping_mul(RETRY_KEY), item as u64);
+                match rated(
+                    &item_config(item),
+                    &orbits,
+                    &mut rng,
+                    deadline,
+                    &mut retried,
+                ) {
+                    Some(next) => t = next,
+                    None => break,
+                }
+            }
+            Ok(())
+        },
     )?;
+    attempts += retried;
     Ok(StreamSummary {
         found,
         requested,

@@ -280,10 +280,14 @@ fn te1_is_stuck_exactly_on_the_nested_chain_puzzles() {
         checked += 1;
     }
     assert!(checked >= 9);
-    // The climb's extreme puzzles (9.0-9.2, dynamic forcing chains): T&E(1) cracks them, as
-    // it cracks every puzzle that needs no nesting.
+    // Extreme puzzles rated 9.0-9.2 (dynamic forcing chains): T&E(1) cracks them, as it
+    // cracks every puzzle that needs no nesting.
+    let dynamic = RatedConfig {
+        rating: (Rating(90), Rating(92)),
+        ..band(Band::Extreme)
+    };
     for (seed, item) in [(5, 0), (5, 1)] {
-        let (g, r) = generate_rated(&band(Band::Extreme), &mut rng_for(seed, item), None).unwrap();
+        let (g, r) = generate_rated(&dynamic, &mut rng_for(seed, item), None).unwrap();
         assert!(r.er < vicinity::NESTED, "{} {}", g.puzzle, r.er);
         assert_eq!(vicinity::te1_left(&g.puzzle), 0, "{}", g.puzzle);
     }
@@ -413,4 +417,105 @@ fn nested_chain_ratings_are_hunted_within_the_budget() {
     for found in &out.puzzles {
         assert_rated(&config, found);
     }
+}
+
+/// The share of the commonest rating among `ratings`, with that rating.
+fn commonest(ratings: &[Rating]) -> (Rating, usize) {
+    let mut counts = std::collections::BTreeMap::new();
+    for &r in ratings {
+        *counts.entry(r).or_insert(0) += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(_, n)| n)
+        .expect("some ratings")
+}
+
+/// A band's puzzles spread over the band: on a batch of 24, no rating holds more than half,
+/// and the band's levels are each met (each is reached in a fraction of a second).
+#[test]
+fn every_band_spreads_over_its_range() {
+    for b in [
+        Band::Easy,
+        Band::Medium,
+        Band::Hard,
+        Band::Fiendish,
+        Band::Diabolical,
+    ] {
+        let config = band(b);
+        let out = batch(&config, 24, 36);
+        assert!(out.is_complete(), "{b:?}");
+        let ratings: Vec<Rating> = out.puzzles.iter().map(|(_, s)| s.er).collect();
+        let (r, n) = commonest(&ratings);
+        assert!(n * 2 <= ratings.len(), "{b:?}: {r} holds {n} of 24");
+        let distinct: std::collections::BTreeSet<_> = ratings.iter().collect();
+        let levels = config.levels().len().min(4);
+        assert!(distinct.len() >= levels, "{b:?}: {distinct:?}");
+        for found in &out.puzzles {
+            assert_rated(&config, found);
+        }
+    }
+}
+
+/// Extreme puzzles from the forum's hard puzzles: proper (the oracle), rated in full, spread
+/// above 9.3, none equivalent to a seed nor to another puzzle of the run.
+#[test]
+fn extreme_puzzles_are_new_and_reach_above_nine_three() {
+    let config = band(Band::Extreme);
+    let out = batch(&config, 10, 36);
+    assert!(out.is_complete());
+    let mut canon = shudu_core::canon::PuzzleCanonicalizer::new();
+    let mut forms = std::collections::HashSet::new();
+    for found in &out.puzzles {
+        assert_rated(&config, found);
+        let form = canon.canonical(&found.0.puzzle).form;
+        assert!(
+            !shudu_core::rated::seeds::is_seed_class(&form),
+            "{}",
+            found.0.puzzle
+        );
+        assert!(
+            forms.insert(form),
+            "two equivalent puzzles: {}",
+            found.0.puzzle
+        );
+    }
+    let above = out
+        .puzzles
+        .iter()
+        .filter(|(_, s)| s.er >= Rating(93))
+        .count();
+    assert!(above >= 3, "{above} of 10 above 9.3");
+}
+
+/// A range from 10.0 (SE's nested chains) is reached in seconds.
+#[test]
+fn nested_chain_ratings_are_reached() {
+    let config = RatedConfig {
+        rating: (Rating(100), Rating(109)),
+        ..band(Band::Extreme)
+    };
+    let out = batch(&config, 2, 7);
+    assert!(out.is_complete());
+    for found in &out.puzzles {
+        assert_rated(&config, found);
+    }
+}
+
+/// The classes a run records: an equivalent puzzle (transposed, digits renamed) is not new.
+#[test]
+fn new_classes_refuse_an_equivalent_puzzle() {
+    let p: shudu_core::Puzzle =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+            .parse()
+            .unwrap();
+    let mut cells = [0u8; 81];
+    for (i, &v) in p.as_bytes().iter().enumerate() {
+        cells[(i % 9) * 9 + i / 9] = if v == 0 { 0 } else { 10 - v };
+    }
+    let q = shudu_core::Puzzle::from_bytes(cells).unwrap();
+    let mut new = shudu_core::rated::NewClasses::default();
+    assert!(new.insert(&p));
+    assert!(!new.insert(&q));
+    assert!(!new.insert(&p));
 }

@@ -9,9 +9,9 @@
 //!
 //! | `-m` | band | rating | givens (blanks) without `-r` |
 //! |---|---|---|---|
-//! | 1 | easy | up to 1.2 | 36-45 (36-45) |
-//! | 2 | medium | 1.3-1.5 | 30-35 (46-51) |
-//! | 3 | hard | 1.6-2.5 | 24-29 (52-57) |
+//! | 1 | easy | 1.0-1.5 | 36-45 (36-45) |
+//! | 2 | medium | 1.6-2.5 | 30-35 (46-51) |
+//! | 3 | hard | 2.6-4.0 | 24-29 (52-57) |
 //!
 //! A rated puzzle must have a unique solution, so `-m` implies `-u`. Without `-u` (and `-m`),
 //! `-n` digs holes at random without the uniqueness check, as the assignment allows; standard

@@ -48,9 +48,12 @@ pub struct GenerateArgs {
     /// ("symmetrical placement"); without it the grids are uniformly random.
     #[arg(long)]
     automorphic: bool,
-    /// Difficulty band on the Sudoku Explainer scale, as rated by `shudu grade`: easy (up to
-    /// 1.2), medium (1.3-1.5), hard (1.6-2.5), fiendish (2.6-6.0), diabolical (6.1-8.9), extreme
-    /// (9.0 and up). Rare bands are searched for by local search on the givens.
+    /// Difficulty band on the Sudoku Explainer scale, as rated by `shudu grade`: easy (1.0-1.5:
+    /// hidden singles), medium (1.6-2.5: naked singles, direct intersections), hard (2.6-4.0:
+    /// locked candidates, pairs, triples, X-Wing, Swordfish), fiendish (4.1-6.1: wings,
+    /// uniqueness, quads, BUG), diabolical (6.2-8.9: chains), extreme (9.0 and up: dynamic and
+    /// nested forcing chains). The ratings spread over the band (docs/rated.md); no two puzzles
+    /// of a run are equivalent.
     #[arg(long, visible_alias = "band", value_parser = parse_band, conflicts_with = "rating")]
     difficulty: Option<Band>,
     /// Sudoku Explainer rating (ER) range: A..B, A.. , ..B or a single value, e.g. 7.0..8.5.

@@ -86,20 +86,23 @@ impl fmt::Display for Rating {
     }
 }
 
-/// A named difficulty band, a range of SE ratings.
+/// A named difficulty band, a range of SE ratings, cut where players feel the steps change
+/// (docs/rated.md, "The bands"; anchored on HoDoKu's levels, QQWing's, Sudoku Exchange's and
+/// sudoku.coach's buckets).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Band {
-    /// Up to 1.2: hidden singles in boxes and full houses.
+    /// 1.0 to 1.5: full houses and hidden singles.
     Easy,
-    /// 1.3 to 1.5: hidden singles in rows and columns.
+    /// 1.6 to 2.5: naked singles and the direct intersections and subsets (a hidden single
+    /// after one elimination).
     Medium,
-    /// 1.6 to 2.5: direct intersections, direct hidden pairs, naked singles.
+    /// 2.6 to 4.0: locked candidates, naked and hidden pairs and triples, X-Wing, Swordfish.
     Hard,
-    /// 2.6 to 6.0: locked candidates, subsets, fish, wings, uniqueness, BUG.
+    /// 4.1 to 6.1: XY-Wing, XYZ-Wing, uniqueness, quads, Jellyfish, BUG.
     Fiendish,
-    /// 6.1 to 8.9: exclusions, chains, forcing chains.
+    /// 6.2 to 8.9: exclusions, chains and cycles, forcing chains.
     Diabolical,
-    /// 9.0 and up: nested forcing chains.
+    /// 9.0 and up: dynamic forcing chains and nested forcing chains.
     Extreme,
 }
 
@@ -117,11 +120,11 @@ impl Band {
     /// The band a rating falls in.
     pub fn of(r: Rating) -> Band {
         match r.0 {
-            0..=12 => Band::Easy,
-            13..=15 => Band::Medium,
-            16..=25 => Band::Hard,
-            26..=60 => Band::Fiendish,
-            61..=89 => Band::Diabolical,
+            0..=15 => Band::Easy,
+            16..=25 => Band::Medium,
+            26..=40 => Band::Hard,
+            41..=61 => Band::Fiendish,
+            62..=89 => Band::Diabolical,
             _ => Band::Extreme,
         }
     }
@@ -129,11 +132,11 @@ impl Band {
     /// The lowest and highest rating of the band (both inclusive; `Extreme` ends at 20.0).
     pub fn range(self) -> (Rating, Rating) {
         let (lo, hi) = match self {
-            Band::Easy => (10, 12),
-            Band::Medium => (13, 15),
-            Band::Hard => (16, 25),
-            Band::Fiendish => (26, 60),
-            Band::Diabolical => (61, 89),
+            Band::Easy => (10, 15),
+            Band::Medium => (16, 25),
+            Band::Hard => (26, 40),
+            Band::Fiendish => (41, 61),
+            Band::Diabolical => (62, 89),
             Band::Extreme => (90, 200),
         };
         (Rating(lo), Rating(hi))

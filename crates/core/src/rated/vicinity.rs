@@ -542,3 +542,129 @@ mod tests {
         );
     }
 }
+
+/// The kinds of neighbour a [`seeded_hunt`] rates, by where T&E(1)'s gates put them: each kind
+/// is rated only when the range asked for meets the ratings it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// T&E(1) with singles solves it, in passes that score at least [`SEEDED_FLOOR`]: SE's
+    /// dynamic forcing chains and below (up to 9.4).
+    Solved,
+    /// T&E(1) with singles is stuck, T&E(1) with basic techniques and forcing is not: SE's
+    /// level-one "(+)" chains, 9.5 to 10.1 (or a triple, 3.6-4.0).
+    Stuck,
+    /// Both are stuck: SE's nested chains, 10.0 and up.
+    PlusStuck,
+}
+
+/// The least [`te1_passes`] score of a neighbour that T&E(1) solves for a seeded hunt to rate
+/// it: on the calibration puzzles the mean score is 948 at SE 8.x and 1,367 at 9.0-9.4.
+pub const SEEDED_FLOOR: u64 = 1000;
+
+/// The highest rating of the level-one "(+)" chains (with their length bonus; docs/rated.md).
+const LEVEL_ONE_TOP: Rating = Rating(101);
+
+/// Whether a seeded hunt can serve `base`: the seeds have no symmetry and 20 to 26 givens, and
+/// their neighbours keep about as many.
+pub fn seeded_fits(base: &GenerateConfig) -> bool {
+    let (lo, hi) = base.givens.unwrap_or((0, 81));
+    base.unique && base.symmetry.orbits().len() == 81 && lo <= 26 && hi >= 20
+}
+
+/// Looks for a puzzle rated in `range` (from 9.0 up) among the neighbours of the forum's hard
+/// puzzles ([`super::seeds`]): each move takes a seed at random (or, half the time once there
+/// are some, one of the hard neighbours met so far), makes one [`neighbour`] of it, and rates it
+/// when its kind ([`Kind`]) can hold ratings in `range`, it keeps `base`'s givens, and it is
+/// equivalent to no seed and to no puzzle rated before. Up to `moves` moves or until
+/// `deadline`; the result is proper, minimal, new, and rated in full.
+///
+/// Measured (docs/rated.md, "The top of the scale"): about one move in 30 gives a neighbour past
+/// both gates, and most of those rate 10.0 to 11.2.
+pub fn seeded_hunt<R: RngCore>(
+    base: &GenerateConfig,
+    range: (Rating, Rating),
+    rng: &mut R,
+    moves: u64,
+    deadline: Option<Instant>,
+    stats: &mut HuntStats,
+) -> Option<(Generated, Summary)> {
+    let seeds = super::seeds::seeds();
+    let orbits = base.symmetry.orbits();
+    let givens = base.givens.unwrap_or((0, 81));
+    let wants = |k: Kind| match k {
+        Kind::Solved => range.0 < NESTED,
+        Kind::Stuck => range.1 >= NESTED && range.0 <= LEVEL_ONE_TOP,
+        Kind::PlusStuck => range.1 >= PLUS_FROM,
+    };
+    let stop = || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut canon = PuzzleCanonicalizer::new();
+    let mut rated: HashSet<Puzzle> = HashSet::new();
+    // Hard neighbours met (past a gate), as further places to start from.
+    let mut met: Vec<Scored> = Vec::new();
+    let mut m = 0;
+    while m < moves {
+        if m % 8 == 0 && stop() {
+            return None;
+        }
+        m += 1;
+        stats.moves += 1;
+        let start = if !met.is_empty() && rng.next_u32() & 1 == 0 {
+            met[below(rng, met.len())]
+        } else {
+            let p = seeds[below(rng, seeds.len())];
+            let Some(grid) = Solver::new(&p).count(2).solution else {
+                continue;
+            };
+            Scored {
+                puzzle: p,
+                grid,
+                score: 0,
+            }
+        };
+        let Some((p, grid)) = neighbour(&start, &orbits, rng) else {
+            continue;
+        };
+        if !(givens.0..=givens.1).contains(&p.givens()) {
+            continue;
+        }
+        let kind = match passes(&p, Inner::Singles, false) {
+            Passes::Solved(score) if score >= SEEDED_FLOOR => Kind::Solved,
+            Passes::Solved(_) | Passes::Contradiction => continue,
+            Passes::Stuck(_) => {
+                stats.stuck += 1;
+                if plus_stuck(&p) {
+                    stats.plus_stuck += 1;
+                    Kind::PlusStuck
+                } else {
+                    Kind::Stuck
+                }
+            }
+        };
+        if kind != Kind::Solved && met.len() < 64 {
+            met.push(Scored {
+                puzzle: p,
+                grid,
+                score: 0,
+            });
+        }
+        if !wants(kind) {
+            continue;
+        }
+        let form = canon.canonical(&p).form;
+        if super::seeds::is_seed_class(&form) || !rated.insert(form) {
+            continue;
+        }
+        stats.rated += 1;
+        let r = rate_until(&p, &stop)?;
+        if r.solved && (range.0..=range.1).contains(&r.er) {
+            return Some((
+                Generated {
+                    puzzle: p,
+                    solution: grid,
+                },
+                r,
+            ));
+        }
+    }
+    None
+}
