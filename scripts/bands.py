@@ -70,7 +70,7 @@ def main():
     lines.append("")
     for band, er, _, _ in BANDS:
         before = cpu()
-        gen = run([args.shudu, "generate", "-n", str(args.n), "--difficulty", band, "--seed",
+        gen = run([args.shudu, "generate", "-n", str(args.n), "--difficulty", band, "--timeout", "1h", "--seed",
                    str(args.seed), "--threads", str(args.threads), "--format", "json"])
         puzzles = [json.loads(l)["puzzle"] for l in gen.splitlines() if l.strip()]
         graded = run([args.shudu, "grade", "--format", "json", "--threads", str(args.threads)],

@@ -58,12 +58,12 @@ def main():
     for s in seeds:
         spent, ers = generate(args.shudu, ["-n", "20", "--difficulty", "extreme"], s)
         rates.append(len(ers) / spent)
-        medians.append(statistics.median(ers))
+        medians.append(round(statistics.median(ers), 2))
         all_ers += ers
         print(f"extreme seed {s}: {len(ers)} in {spent:.2f} CPU-s, median ER {statistics.median(ers)}", file=sys.stderr)
     rows.append(("`generate -n 20 --difficulty extreme --threads 1 --seed S`",
                  f"{statistics.median(rates):.2f} puzzles/s (runs {min(rates):.2f}-{max(rates):.2f}); "
-                 f"median ER {statistics.median(medians)} (runs {min(medians)}-{max(medians)}); "
+                 f"median ER {round(statistics.median(medians), 2)} (runs {min(medians)}-{max(medians)}); "
                  f"ER {min(all_ers)}-{max(all_ers)}, {sum(e >= 10 for e in all_ers)} of {len(all_ers)} at 10.0+",
                  ">= 1 puzzle/s, median ER >= 9.3"))
 

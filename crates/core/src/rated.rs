@@ -1063,6 +1063,9 @@ pub fn generate_rated_batch(
     })
 }
 
+/// The most times an item equivalent to an earlier one is made again before it is left out.
+const MAX_RETRIES: u64 = 64;
+
 /// Mixed into the seed for the streams of items made again ([`NewClasses`]).
 const RETRY_KEY: u64 = 0x7265_7472_795f_6b65;
 
@@ -1133,7 +1136,9 @@ pub fn generate_rated_stream<E>(
             // An item equivalent to an earlier one is made again from a further stream (one
             // that depends only on the seed, the item and the retry), so the output stays the
             // same whatever the thread count.
-            for retry in 1u64.. {
+            // (A config whose every puzzle is one of a few classes would retry forever: after
+            // `MAX_RETRIES` the item is left out, and the run says "found M of N".)
+            for retry in 1..=MAX_RETRIES {
                 if new.insert(&t.0.puzzle) {
                     found += 1;
                     return emit(item, t);

@@ -350,7 +350,7 @@ def test_same_seed_same_puzzles_as_the_cli():
 def test_difficulty_puts_ratings_in_the_band():
     for g in shudu.generate(3, difficulty="fiendish", seed=3):
         r = shudu.rate(g.puzzle)
-        assert r.band == "fiendish" and 2.6 <= r.er <= 6.0
+        assert r.band == "fiendish" and 4.1 <= r.er <= 6.1
         assert oracle_count(g.puzzle) == 1
     for g in shudu.generate(2, rating=(2.0, 4.0), seed=4):
         assert 2.0 <= shudu.rate(g.puzzle).er <= 4.0

@@ -41,6 +41,10 @@ enum Command {
         /// Seed of the generator.
         #[arg(long, default_value_t = 2026)]
         seed: u64,
+        /// Make only these shelves (`band` or `band:symmetry`, comma-separated), keeping the
+        /// other shelves of the bank file already at `--out`.
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
         /// Where to write the bank.
         #[arg(long, default_value = "crates/web/bank/bank.bin")]
         out: PathBuf,
@@ -58,8 +62,9 @@ fn main() -> Result<()> {
             symmetric,
             seconds,
             seed,
+            only,
             out,
-        } => bank(plain, symmetric, seconds, seed, &out),
+        } => bank(plain, symmetric, seconds, seed, &only, &out),
     }
 }
 
@@ -113,16 +118,75 @@ fn seeds(data: &Path, out: &Path) -> Result<()> {
 /// Generates the game's bank: for each band and symmetry, a rated batch (the game's givens
 /// ranges for easy and medium), every puzzle checked to have one solution and rated again, no
 /// two equivalent within a band; written in the format `shudu_web`'s bank reads.
-fn bank(plain: usize, symmetric: usize, seconds: u64, seed: u64, out: &Path) -> Result<()> {
+fn bank(
+    plain: usize,
+    symmetric: usize,
+    seconds: u64,
+    seed: u64,
+    only: &[String],
+    out: &Path,
+) -> Result<()> {
     use shudu_core::generate::{GenerateConfig, Symmetry};
     use shudu_core::logic::{rate, Band};
     use shudu_core::rated::{generate_rated_batch, NewClasses, RatedConfig};
     let mut names: Vec<&'static str> = Vec::new();
     let mut records = Vec::new();
     let mut total = 0;
+    let wanted = |band: Band, symmetry: Symmetry| {
+        only.is_empty()
+            || only
+                .iter()
+                .any(|o| *o == band.name() || *o == format!("{band}:{}", symmetry.name()))
+    };
+    // The shelves kept from the bank already at `out`: (band, symmetry index, puzzle, rating,
+    // technique name).
+    let mut kept_before: Vec<(Band, usize, Puzzle, u8, String)> = Vec::new();
+    if !only.is_empty() {
+        let bytes = std::fs::read(out).with_context(|| format!("reading {}", out.display()))?;
+        let rest = bytes
+            .strip_prefix(b"SHUDUBANK1\n".as_slice())
+            .context("not a bank file")?;
+        let (&count, mut rest) = rest.split_first().context("no technique names")?;
+        let mut old_names = Vec::new();
+        for _ in 0..count {
+            let (&len, tail) = rest.split_first().context("a name cut short")?;
+            let name = tail.get(..len as usize).context("a name cut short")?;
+            old_names.push(String::from_utf8_lossy(name).into_owned());
+            rest = &tail[len as usize..];
+        }
+        for (p, extra) in pack::records(rest, 3)? {
+            let band = Band::of(shudu_core::logic::Rating(u16::from(extra[1])));
+            let s = extra[0] as usize;
+            let symmetry = *Symmetry::ALL.get(s).context("a symmetry out of range")?;
+            if !wanted(band, symmetry) {
+                let name = old_names
+                    .get(extra[2] as usize)
+                    .context("a name out of range")?;
+                kept_before.push((band, s, p, extra[1], name.clone()));
+            }
+        }
+    }
     for (b, band) in Band::ALL.into_iter().enumerate() {
         let mut classes = NewClasses::default();
         for (s, symmetry) in Symmetry::ALL.into_iter().enumerate() {
+            if !wanted(band, symmetry) {
+                let old = kept_before.iter().filter(|k| k.0 == band && k.1 == s);
+                for (_, _, p, er, name) in old {
+                    if !classes.insert(p) {
+                        continue;
+                    }
+                    let i = match names.iter().position(|n| n == name) {
+                        Some(i) => i,
+                        None => {
+                            names.push(Box::leak(name.clone().into_boxed_str()));
+                            names.len() - 1
+                        }
+                    };
+                    pack::push(&mut records, p, &[s as u8, *er, i as u8]);
+                    total += 1;
+                }
+                continue;
+            }
             let count = if symmetry == Symmetry::None {
                 plain
             } else {

@@ -410,15 +410,18 @@ await step('practise a technique deals a puzzle that needs it', async () => {
   await p.waitForSelector('body.ready');
   const before = await p.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')).created);
   await p.selectOption('#practise', 'x-wing');
-  const answer = p.waitForResponse((r) => r.url().includes('/api/puzzle?') && r.url().includes('needs=x-wing'));
+  const answer = p.waitForResponse((r) => r.url().endsWith('/api/puzzle') && r.request().method() === 'POST');
   await p.click('#new-game');
-  const info = await (await answer).json();
+  const response = await answer;
+  assertEq(JSON.parse(response.request().postData()).practise, 'x-wing', 'the technique is sent');
+  const info = await response.json();
   assertEq(info.needs, ['x-wing'], 'needs echoed');
+  assertEq(info.hardest, 'X-Wing', 'the hardest step is the X-Wing');
   await p.waitForFunction((t) => JSON.parse(localStorage.getItem('shudu.game.v1')).created !== t, before);
   const g = await p.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')));
   assertEq(g.puzzle, info.puzzle, 'the dealt puzzle is played');
-  // A path with an X-Wing is rated 3.2 or more (its hardest step).
-  assert(parseFloat(info.rating) >= 3.2, `rating ${info.rating}`);
+  // Its hardest step is the X-Wing: rated 3.2, a hard puzzle.
+  assertEq([info.rating, info.band], ['3.2', 'hard'], 'rated as its X-Wing');
   await ctx.close();
 });
 

@@ -2,6 +2,8 @@
 //! each endpoint.
 
 use axum::extract::{FromRequest, FromRequestParts, State};
+use std::collections::HashSet;
+
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use shudu_core::solver::{solve_unique, Solutions};
@@ -31,9 +33,28 @@ pub(crate) struct Query<T>(pub T);
 pub(crate) struct PuzzleQuery {
     band: Option<String>,
     symmetry: Option<String>,
-    /// Techniques the puzzle's solving path must use ("practise a technique"): made on demand
-    /// rather than taken from the pool.
+    /// Techniques the puzzle's solving path must use: made on demand rather than taken from the
+    /// pool, rated anywhere in `band` (the whole scale without one).
     needs: Option<String>,
+    /// A technique to practise: a puzzle made on demand whose hardest step is that technique, in
+    /// `band` or the lowest band where the technique occurs.
+    practise: Option<String>,
+    /// The classes (`key` of earlier answers, 16 hex digits) the client has been dealt: none of
+    /// them is dealt again. `POST /api/puzzle` sends them as a JSON list instead.
+    #[serde(skip)]
+    seen: Option<Vec<String>>,
+}
+
+/// `POST /api/puzzle` body: the query's fields, with `seen` a list of keys.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PuzzleRequest {
+    band: Option<String>,
+    symmetry: Option<String>,
+    needs: Option<String>,
+    practise: Option<String>,
+    #[serde(default)]
+    seen: Vec<String>,
 }
 
 /// A puzzle with its grade: the answer of `/api/puzzle` and `/api/import`.
@@ -51,6 +72,14 @@ pub(crate) struct PuzzleInfo {
     /// The techniques asked for with `needs`, by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     needs: Vec<String>,
+    /// The puzzle's class (16 hex digits), the same for every equivalent puzzle: what a client
+    /// sends back in `seen` so that the class is never dealt to it again.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    key: String,
+    /// Where a dealt puzzle came from: `"fresh"` (made for this deal) or `"bank"` (the built-in
+    /// bank of rated puzzles).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    source: &'static str,
 }
 
 /// `POST /api/import` and `POST /api/solve` body.
@@ -439,7 +468,27 @@ pub(crate) async fn puzzle_head(Query(q): Query<PuzzleQuery>) -> Result<(), AppE
     if let Some(needs) = q.needs.as_deref() {
         needs_config(needs, q.band.is_some().then_some(band), symmetry)?;
     }
+    if let Some(name) = q.practise.as_deref() {
+        practise_config(name, band, symmetry)?;
+    }
     Ok(())
+}
+
+/// The rated search's config for practising `name` in `band`, or a 400 naming what is wrong.
+fn practise_config(
+    name: &str,
+    band: Band,
+    symmetry: Symmetry,
+) -> Result<
+    (
+        shudu_core::needs::TechniqueSet,
+        shudu_core::rated::RatedConfig,
+    ),
+    AppError,
+> {
+    let set = engine::parse_practise(name).map_err(AppError::BadRequest)?;
+    let config = engine::practise_config(set, band, symmetry).map_err(AppError::BadRequest)?;
+    Ok((set, config))
 }
 
 /// The rated search's config for `needs`, or a 400 naming what is wrong.
@@ -453,21 +502,39 @@ fn needs_config(
 }
 
 /// `GET /api/puzzle?needs=x-wing[&band=..][&symmetry=..]`: a puzzle made on demand whose solving
-/// path uses each technique named (over the whole scale unless `band` is given).
-async fn puzzle_needing(
-    state: &AppState,
-    q: &PuzzleQuery,
-    needs: &str,
-) -> Result<PuzzleInfo, AppError> {
+/// path uses each technique named (over the whole scale unless `band` is given);
+/// `practise=x-wing[&band=..]`: one whose hardest step is the technique, in `band` or the lowest
+/// band where the technique occurs.
+async fn puzzle_needing(state: &AppState, q: &PuzzleQuery) -> Result<PuzzleInfo, AppError> {
     let (band, symmetry) = band_and_symmetry(q)?;
-    let config = needs_config(needs, q.band.is_some().then_some(band), symmetry)?;
-    let names: Vec<String> = config.needs.iter().map(|n| n.name()).collect();
+    let (config, practise, names) = match (q.needs.as_deref(), q.practise.as_deref()) {
+        (Some(_), Some(_)) => {
+            return Err(AppError::BadRequest(
+                "needs and practise: expected one of them, not both".into(),
+            ))
+        }
+        (Some(needs), None) => {
+            let config = needs_config(needs, q.band.is_some().then_some(band), symmetry)?;
+            let names: Vec<String> = config.needs.iter().map(|n| n.name()).collect();
+            (config, None, names)
+        }
+        (None, Some(name)) => {
+            let (set, config) = practise_config(name, band, symmetry)?;
+            (config, Some(set), vec![set.name()])
+        }
+        (None, None) => unreachable!("called with needs or practise"),
+    };
     costly(state, move |stop| {
         let mut rng = shudu_core::grids::rng_for(rand::random(), 0);
-        let (puzzle, rating, band) =
-            engine::generate_needing(&config, &mut rng, stop).ok_or_else(|| {
+        let (puzzle, rating, band, hardest) =
+            engine::generate_needing(&config, practise, &mut rng, stop).ok_or_else(|| {
                 AppError::Unavailable(format!(
-                    "no puzzle needing {} was found within the server's budget of {} s",
+                    "no puzzle {} {} was found within the server's budget of {} s",
+                    if practise.is_some() {
+                        "whose hardest step is"
+                    } else {
+                        "needing"
+                    },
                     names.join(", "),
                     crate::WORK_BUDGET.as_secs()
                 ))
@@ -478,8 +545,10 @@ async fn puzzle_needing(
             rating: rating.to_string(),
             givens: puzzle.givens(),
             symmetry: Some(symmetry.name()),
-            hardest: engine::grade_with_hardest(&puzzle).2,
+            hardest,
             needs: names,
+            key: format!("{:016x}", engine::class_key(&puzzle)),
+            source: "fresh",
         })
     })
     .await
@@ -503,17 +572,68 @@ fn band_and_symmetry(q: &PuzzleQuery) -> Result<(Band, Symmetry), AppError> {
     Ok((band, symmetry))
 }
 
-/// `GET /api/puzzle?band=..&symmetry=..`: a puzzle from the pool.
+/// `GET /api/puzzle?band=..&symmetry=..`: a puzzle from the pool (never one of a class the
+/// pool dealt before to a client that sends no `seen` list; see [`puzzle_post`]).
 pub(crate) async fn puzzle(
     State(state): State<AppState>,
     Query(q): Query<PuzzleQuery>,
 ) -> Result<Json<PuzzleInfo>, AppError> {
-    if let Some(needs) = q.needs.as_deref() {
-        return Ok(Json(puzzle_needing(&state, &q, needs).await?));
+    deal(&state, &q).await.map(Json)
+}
+
+/// `POST /api/puzzle {"band", "symmetry", "needs", "practise", "seen": [keys]}`: as `GET`, and
+/// never a puzzle of a class in `seen` (the page sends the keys of the puzzles it was dealt).
+pub(crate) async fn puzzle_post(
+    State(state): State<AppState>,
+    Body(body): Body<PuzzleRequest>,
+) -> Result<Json<PuzzleInfo>, AppError> {
+    let q = PuzzleQuery {
+        band: body.band,
+        symmetry: body.symmetry,
+        needs: body.needs,
+        practise: body.practise,
+        seen: Some(body.seen),
+    };
+    deal(&state, &q).await.map(Json)
+}
+
+/// The keys of `seen`, each 16 hex digits.
+fn seen_keys(seen: &[String]) -> Result<HashSet<u64>, AppError> {
+    seen.iter()
+        .enumerate()
+        .map(|(i, k)| {
+            if k.len() != 16 {
+                return Err(AppError::BadRequest(format!(
+                    "seen[{i}]: found '{}'; expected 16 hex digits",
+                    k.chars().take(20).collect::<String>()
+                )));
+            }
+            u64::from_str_radix(k, 16).map_err(|_| {
+                AppError::BadRequest(format!("seen[{i}]: found '{k}'; expected 16 hex digits"))
+            })
+        })
+        .collect()
+}
+
+async fn deal(state: &AppState, q: &PuzzleQuery) -> Result<PuzzleInfo, AppError> {
+    let seen = q.seen.as_deref().map(seen_keys).transpose()?;
+    if q.needs.is_some() || q.practise.is_some() {
+        let info = puzzle_needing(state, q).await?;
+        if seen
+            .as_ref()
+            .is_some_and(|s| u64::from_str_radix(&info.key, 16).is_ok_and(|k| s.contains(&k)))
+        {
+            // A puzzle made on demand meets a class seen before with odds of one in billions;
+            // say so rather than deal it.
+            return Err(AppError::Unavailable(
+                "the puzzle made was one you have seen; ask again".into(),
+            ));
+        }
+        return Ok(info);
     }
-    let (band, symmetry) = band_and_symmetry(&q)?;
-    let dealt = state.pool.take(band, symmetry).await?;
-    Ok(Json(PuzzleInfo {
+    let (band, symmetry) = band_and_symmetry(q)?;
+    let (dealt, key, source) = state.pool.take(band, symmetry, seen.as_ref()).await?;
+    Ok(PuzzleInfo {
         puzzle: dealt.puzzle.to_line(),
         band: dealt.band.name(),
         rating: dealt.rating.to_string(),
@@ -521,7 +641,12 @@ pub(crate) async fn puzzle(
         symmetry: Some(dealt.symmetry.name()),
         hardest: dealt.hardest,
         needs: Vec::new(),
-    }))
+        key: format!("{key:016x}"),
+        source: match source {
+            crate::pool::Source::Fresh => "fresh",
+            crate::pool::Source::Bank => "bank",
+        },
+    })
 }
 
 /// `POST /api/import` answer: the puzzle with its grade and, for a pencil-mark (729-character)
@@ -563,6 +688,8 @@ pub(crate) async fn import(
                 symmetry: None,
                 hardest,
                 needs: Vec::new(),
+                key: format!("{:016x}", engine::class_key(&givens)),
+                source: "",
             },
             marks: marks.map(|m| {
                 Cell::all()

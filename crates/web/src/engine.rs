@@ -1,36 +1,53 @@
 //! The one place the web crate calls the core's generator and grader, so that the handlers and
 //! the pool speak only of puzzles, bands and steps.
 
-use rand::seq::SliceRandom;
-use rand::Rng as _;
-use shudu_core::generate::{generate_one, GenerateConfig};
+use shudu_core::generate::GenerateConfig;
 use shudu_core::grids::Rng;
 use shudu_core::logic;
 use shudu_core::needs::TechniqueSet;
 use shudu_core::rated::{generate_rated, RatedConfig, MAX_RATING};
-use shudu_core::solver::{solve_unique, Solutions};
 use shudu_core::{DigitSet, Puzzle};
 
 pub use shudu_core::generate::Symmetry;
 pub use shudu_core::logic::{Band, Rating, Step};
 
-/// A new minimal puzzle with a unique solution and the given symmetry.
-pub fn generate(symmetry: Symmetry, rng: &mut Rng) -> Puzzle {
-    let config = GenerateConfig {
-        symmetry,
-        ..GenerateConfig::default()
-    };
-    // Without a givens range every attempt succeeds; the loop only guards a future config.
-    loop {
-        if let Some(g) = generate_one(&config, rng) {
-            return g.puzzle;
+/// A new puzzle of `band` with `symmetry` and the band's [`givens_range`], searched in slices
+/// of a fifth of a second until found, or `None` once `stop()` says so between slices. Its
+/// rating spreads over the band (the rated search's levels, `docs/rated.md`).
+pub fn generate(
+    band: Band,
+    symmetry: Symmetry,
+    rng: &mut Rng,
+    stop: &dyn Fn() -> bool,
+) -> Option<(Puzzle, Rating, &'static str)> {
+    let config = RatedConfig::band(
+        GenerateConfig {
+            symmetry,
+            givens: givens_range(band),
+            ..GenerateConfig::default()
+        },
+        band,
+    );
+    while !stop() {
+        let slice = std::time::Instant::now() + std::time::Duration::from_millis(200);
+        if let Some((g, summary)) = generate_rated(&config, rng, Some(slice)) {
+            return Some((g.puzzle, summary.er, summary.hardest));
         }
     }
+    None
+}
+
+/// A puzzle's class, the same for every equivalent puzzle (relabelled, transposed, rows,
+/// columns, bands or stacks swapped): 64 bits of the hash of its canonical form. The game
+/// remembers the classes it has dealt by these keys.
+pub fn class_key(p: &Puzzle) -> u64 {
+    shudu_core::rated::class_hash(&shudu_core::canon::canonical_puzzle(p).form) as u64
 }
 
 /// The puzzle's rating (Sudoku Explainer's ER), its band, and the technique of the path's
 /// hardest step (the first one rated ER): what the puzzle needs, which the game shows beside its
 /// rating.
+#[cfg(test)]
 pub fn grade_with_hardest(p: &Puzzle) -> (Rating, Band, &'static str) {
     let g = logic::rate(p);
     (g.er, g.band, g.hardest)
@@ -71,17 +88,74 @@ pub fn needs_config(
     Ok(config)
 }
 
-/// A puzzle for a [`needs_config`] with its rating and band, searched in slices of a fifth of
-/// a second until found or until `stop()` says so between slices (`None` then).
+/// The band a technique is practised in, for a player who chose `band`: `band` itself if some
+/// of the technique's ratings fall in it, otherwise the lowest band where one does (an X-Wing,
+/// 3.2, is never easy: it is practised in hard).
+pub fn practise_band(set: TechniqueSet, band: Band) -> Band {
+    let Some((lo, hi)) = set.ratings() else {
+        return band;
+    };
+    let (b_lo, b_hi) = band.range();
+    if lo <= b_hi && b_lo <= hi {
+        band
+    } else {
+        Band::of(lo)
+    }
+}
+
+/// The config for practising `set` in `band` ([`practise_band`]): puzzles whose solving path
+/// needs the technique and rates no higher than it, within the band, so that its hardest step
+/// is the technique (or, for a named technique found on the hints' path, one SE rates the same).
+///
+/// # Errors
+/// The core's reason when no puzzle can satisfy it.
+pub fn practise_config(
+    set: TechniqueSet,
+    band: Band,
+    symmetry: Symmetry,
+) -> Result<RatedConfig, String> {
+    let (lo, hi) = set.ratings().ok_or("practise: no technique named")?;
+    let (b_lo, b_hi) = practise_band(set, band).range();
+    let config = RatedConfig {
+        base: GenerateConfig {
+            symmetry,
+            ..GenerateConfig::default()
+        },
+        rating: (lo.max(b_lo), hi.min(b_hi)),
+        needs: vec![set],
+        without: TechniqueSet::EMPTY,
+    };
+    config.validate().map_err(|e| e.to_string())?;
+    Ok(config)
+}
+
+/// Whether a practised puzzle's hardest step (its `hardest` technique, rated `er`) is the
+/// practised technique: for a named technique (checked on the hints' path) any step rated no
+/// higher than the technique can be.
+pub fn hardest_is(set: TechniqueSet, hardest: &str, er: Rating) -> bool {
+    use shudu_core::needs::Technique;
+    if set.iter().any(Technique::is_named) {
+        return set.ratings().is_some_and(|(_, hi)| er <= hi);
+    }
+    Technique::of_step(hardest).is_some_and(|t| set.contains(t))
+}
+
+/// A puzzle for a [`needs_config`] or [`practise_config`] with its rating, band and hardest
+/// technique, searched in slices of a fifth of a second until found or until `stop()` says so
+/// between slices (`None` then). With `practise`, only a puzzle whose hardest step is that
+/// technique ([`hardest_is`]) is returned.
 pub fn generate_needing(
     config: &RatedConfig,
+    practise: Option<TechniqueSet>,
     rng: &mut Rng,
     stop: &dyn Fn() -> bool,
-) -> Option<(Puzzle, Rating, Band)> {
+) -> Option<(Puzzle, Rating, Band, &'static str)> {
     while !stop() {
         let slice = std::time::Instant::now() + std::time::Duration::from_millis(200);
         if let Some((g, summary)) = generate_rated(config, rng, Some(slice)) {
-            return Some((g.puzzle, summary.er, summary.band));
+            if practise.is_none_or(|t| hardest_is(t, summary.hardest, summary.er)) {
+                return Some((g.puzzle, summary.er, summary.band, summary.hardest));
+            }
         }
     }
     None
@@ -95,47 +169,6 @@ pub fn givens_range(band: Band) -> Option<(usize, usize)> {
         Band::Medium => Some((28, 31)),
         _ => None,
     }
-}
-
-/// A generated puzzle dealt to the game: its givens brought into its band's
-/// [`givens_range`] by adding givens of its solution (whole orbits of `symmetry`, so the
-/// pattern keeps it), then graded again. Added givens never make a puzzle harder, but may make
-/// it easier: then the easier band's range applies, which may add more.
-pub fn deal(p: Puzzle, symmetry: Symmetry, rng: &mut Rng) -> (Puzzle, Rating, Band, &'static str) {
-    let mut p = p;
-    let (mut rating, mut band, mut hardest) = grade_with_hardest(&p);
-    let Solutions::Unique(solution) = solve_unique(&p) else {
-        return (p, rating, band, hardest);
-    };
-    for _ in 0..Band::ALL.len() {
-        let Some((lo, hi)) = givens_range(band) else {
-            break;
-        };
-        if p.givens() >= lo {
-            break;
-        }
-        let target = rng.random_range(lo..=hi);
-        let mut orbits: Vec<_> = symmetry
-            .orbits()
-            .into_iter()
-            .filter(|o| o.iter().all(|c| p.get(c).is_none()))
-            .collect();
-        orbits.shuffle(rng);
-        for o in orbits {
-            let n = o.len() as usize;
-            if p.givens() >= target {
-                break;
-            }
-            if p.givens() + n > hi {
-                continue;
-            }
-            for c in o.iter() {
-                p.set(c, Some(solution.get(c)));
-            }
-        }
-        (rating, band, hardest) = grade_with_hardest(&p);
-    }
-    (p, rating, band, hardest)
 }
 
 /// [`grade_with_hardest`], given up (`None`) as soon as `stop()` says so between two steps.
@@ -201,42 +234,60 @@ mod tests {
     use shudu_core::solver::{solve_unique, Solutions};
 
     #[test]
-    fn generated_puzzle_is_unique_and_keeps_its_symmetry() {
+    fn generated_puzzles_are_unique_in_their_band_with_its_givens_and_symmetry() {
         let mut rng = shudu_core::grids::rng_for(1, 1);
-        for symmetry in [Symmetry::None, Symmetry::Rot180, Symmetry::MirrorV] {
-            let p = generate(symmetry, &mut rng);
+        for (band, symmetry) in [
+            (Band::Easy, Symmetry::None),
+            (Band::Medium, Symmetry::Rot180),
+            (Band::Hard, Symmetry::MirrorV),
+            (Band::Fiendish, Symmetry::None),
+        ] {
+            let (p, rating, hardest) = generate(band, symmetry, &mut rng, &|| false).unwrap();
             assert!(matches!(solve_unique(&p), Solutions::Unique(_)));
             assert!(symmetry.holds_for(&p));
+            let r = logic::rate(&p);
+            assert_eq!((r.er, r.band, r.hardest), (rating, band, hardest), "{p}");
+            if let Some((lo, hi)) = givens_range(band) {
+                assert!((lo..=hi).contains(&p.givens()), "{band:?}: {p}");
+            }
         }
     }
 
     #[test]
-    fn dealt_easy_and_medium_puzzles_have_their_bands_givens() {
-        let mut rng = shudu_core::grids::rng_for(7, 0);
-        let mut seen = std::collections::HashSet::new();
-        for symmetry in [
-            Symmetry::None,
-            Symmetry::None,
-            Symmetry::Rot180,
-            Symmetry::None,
-        ] {
-            for _ in 0..3 {
-                let p = generate(symmetry, &mut rng);
-                let (q, rating, band, hardest) = deal(p, symmetry, &mut rng);
-                assert!(matches!(solve_unique(&q), Solutions::Unique(_)));
-                assert!(symmetry.holds_for(&q));
-                let r = logic::rate(&q);
-                assert_eq!((r.er, r.band), (rating, band), "{}", q.to_line());
-                assert!(!hardest.is_empty());
-                if let Some((lo, hi)) = givens_range(band) {
-                    assert!((lo..=hi).contains(&q.givens()), "{band:?}: {}", q.to_line());
-                    seen.insert(band);
-                } else {
-                    assert_eq!(q, p, "harder bands keep the minimal puzzle");
-                }
-            }
+    fn equivalent_puzzles_share_a_class_key() {
+        let p: Puzzle =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+                .parse()
+                .unwrap();
+        // Transposed, with the digits 1 and 2 swapped: the same class.
+        let mut cells = [0u8; 81];
+        for (i, &v) in p.as_bytes().iter().enumerate() {
+            cells[(i % 9) * 9 + i / 9] = match v {
+                1 => 2,
+                2 => 1,
+                v => v,
+            };
         }
-        assert!(!seen.is_empty(), "some puzzle was easy or medium");
+        let q = Puzzle::from_bytes(cells).unwrap();
+        assert_ne!(p, q);
+        assert_eq!(class_key(&p), class_key(&q));
+        let other: Puzzle =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+                .parse()
+                .unwrap();
+        assert_ne!(class_key(&p), class_key(&other));
+    }
+
+    #[test]
+    fn a_technique_is_practised_in_the_chosen_band_or_the_lowest_that_holds_it() {
+        let x_wing: TechniqueSet = "x-wing".parse().unwrap();
+        assert_eq!(practise_band(x_wing, Band::Easy), Band::Hard);
+        assert_eq!(practise_band(x_wing, Band::Hard), Band::Hard);
+        assert_eq!(practise_band(x_wing, Band::Extreme), Band::Hard);
+        let c = practise_config(x_wing, Band::Diabolical, Symmetry::None).unwrap();
+        assert_eq!(c.rating, (Rating(32), Rating(32)));
+        assert!(hardest_is(x_wing, "X-Wing", Rating(32)));
+        assert!(!hardest_is(x_wing, "XY-Wing", Rating(42)));
     }
 
     #[test]

@@ -101,12 +101,13 @@ use axum::{Json, Router};
 
 mod api;
 mod assets;
+pub mod bank;
 mod engine;
 pub mod error;
 mod pool;
 mod serve;
 
-pub use engine::{Band, Rating, Symmetry};
+pub use engine::{givens_range, Band, Rating, Symmetry};
 pub use error::AppError;
 pub use pool::{Dealt, PoolConfig};
 pub use serve::{serve, ServeConfig};
@@ -168,7 +169,12 @@ pub fn router(state: AppState) -> Router {
         .route("/fonts/DejaVuSans.ttf", get(assets::font))
         .route("/api/bands", get(api::bands))
         .route("/api/status", get(status))
-        .route("/api/puzzle", get(api::puzzle).head(api::puzzle_head))
+        .route(
+            "/api/puzzle",
+            get(api::puzzle)
+                .head(api::puzzle_head)
+                .post(api::puzzle_post),
+        )
         .route("/api/import", axum::routing::post(api::import))
         .route("/api/check", axum::routing::post(api::check))
         .route("/api/hint", axum::routing::post(api::hint))
@@ -185,9 +191,9 @@ async fn status(axum::extract::State(state): axum::extract::State<AppState>) -> 
         .pool
         .stock()
         .into_iter()
-        .map(|(band, sym, fresh, served)| {
+        .map(|(band, sym, fresh, bank)| {
             serde_json::json!({
-                "band": band.name(), "symmetry": sym.name(), "fresh": fresh, "served": served
+                "band": band.name(), "symmetry": sym.name(), "fresh": fresh, "bank": bank
             })
         })
         .collect();

@@ -1,28 +1,27 @@
-//! The puzzle pool: a few graded puzzles per band, kept ready by background threads so that a
-//! request is answered at once.
+//! The puzzle pool: a few rated puzzles per band and symmetry, kept ready by background
+//! threads so that a request is answered at once, and never a puzzle the player has seen.
 //!
-//! Making a puzzle means generating one and grading it, which takes from a millisecond to seconds,
-//! and the band only comes out of the grading: a worker generates, grades, and files the puzzle on
-//! the shelf of its band (and symmetry) if that shelf is not full. A request takes a fresh puzzle
-//! off its shelf. When the shelf is empty, as under a burst of requests, it deals a random
-//! *equivalent* of a recently served puzzle instead: digits relabelled, rows, columns, bands and
-//! stacks permuted, maybe transposed. Such a copy has exactly one solution and the same logic, so
-//! the same rating, but looks like a new puzzle; this is how `/api/puzzle` sustains thousands of
-//! requests a second while generation makes a few. Only a shelf that has never held a puzzle
-//! makes a request wait (up to [`PoolConfig::wait`]).
+//! A worker takes the hungriest shelf (band and symmetry) and makes a puzzle for it with the
+//! rated generator (its rating spread over the band, its givens in the band's range). A request
+//! takes a fresh puzzle off its shelf; each fresh puzzle is dealt once. When the shelf is empty
+//! (at start, under a burst of requests, or for shelves generation cannot keep up with, such as
+//! extreme with a symmetry) it deals from the [bank](crate::bank) a puzzle whose class
+//! ([`engine::class_key`]) the browser has not seen: the page sends the keys of the puzzles it
+//! was dealt, and a client that sends none is never dealt the same bank puzzle twice in a run.
+//! Copies of served puzzles (relabelled, permuted) are never dealt. When neither fresh puzzles
+//! nor unseen bank puzzles are left, the request waits up to [`PoolConfig::wait`] for a worker,
+//! then is told so.
 //!
 //! Workers run at full speed while a request waits for an empty shelf, or during the first
-//! [`WARM_UP`] while some shelf has nothing at all to serve; otherwise they top up the shelves at
-//! about a quarter of a core, so a game being played keeps most of the machine. (The rarest band,
-//! extreme, may take minutes of generation per puzzle; the workers never stop trying while its
-//! shelf is below capacity, but only at that quarter pace.)
+//! [`WARM_UP`] while some shelf is empty; otherwise they top up the shelves at about a quarter
+//! of a core, so a game being played keeps most of the machine.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
-use rand::seq::SliceRandom;
-use rand::{Rng as _, RngCore};
+use rand::Rng as _;
+use rand::RngCore;
 use shudu_core::Puzzle;
 
 use crate::engine::{self, Band, Rating, Symmetry};
@@ -38,8 +37,11 @@ pub struct PoolConfig {
     pub workers: usize,
     /// Seed of the workers' generators; each worker gets its own stream.
     pub seed: u64,
-    /// How long a request waits for a shelf that has never held a puzzle.
+    /// How long a request waits for a shelf with nothing left to deal.
     pub wait: Duration,
+    /// Whether to deal from the built-in bank when a shelf has no fresh puzzle (off only in
+    /// tests of the shelves themselves).
+    pub bank: bool,
 }
 
 impl Default for PoolConfig {
@@ -49,6 +51,7 @@ impl Default for PoolConfig {
             workers: 1,
             seed: rand::rng().next_u64(),
             wait: Duration::from_secs(30),
+            bank: true,
         }
     }
 }
@@ -68,8 +71,14 @@ pub struct Dealt {
     pub hardest: &'static str,
 }
 
-/// How many served puzzles a shelf keeps to deal equivalents of.
-const RESERVE: usize = 32;
+/// Where a dealt puzzle came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// Made by a worker, dealt once.
+    Fresh,
+    /// The built-in bank.
+    Bank,
+}
 
 /// How long after start workers fill empty shelves at full speed.
 pub const WARM_UP: Duration = Duration::from_secs(300);
@@ -77,24 +86,30 @@ pub const WARM_UP: Duration = Duration::from_secs(300);
 /// In the background, workers rest this many times as long as they worked.
 const REST_FACTOR: u32 = 3;
 
+/// How long a worker searches for one shelf's puzzle before it looks at the others again.
+const JOB: Duration = Duration::from_secs(2);
+
 type Key = (Band, Symmetry);
 
 #[derive(Default)]
 struct Shelf {
-    fresh: VecDeque<Dealt>,
-    served: VecDeque<Dealt>,
-    /// Requests waiting for this shelf's first puzzle.
+    /// Fresh puzzles with their class keys.
+    fresh: VecDeque<(Dealt, u64)>,
+    /// Requests waiting for this shelf.
     waiting: usize,
 }
 
 struct Inner {
     shelves: Mutex<HashMap<Key, Shelf>>,
+    /// Bank puzzles dealt in this run to clients that sent no list of what they have seen.
+    bank_dealt: Mutex<HashSet<u64>>,
     /// Wakes workers when a shelf needs puzzles.
     hungry: Condvar,
     /// Wakes requests waiting for an empty shelf.
     filled: tokio::sync::Notify,
     capacity: usize,
     started: Instant,
+    bank: bool,
 }
 
 impl Inner {
@@ -121,10 +136,12 @@ impl Pool {
         }
         let inner = Arc::new(Inner {
             shelves: Mutex::new(shelves),
+            bank_dealt: Mutex::new(HashSet::new()),
             hungry: Condvar::new(),
             filled: tokio::sync::Notify::new(),
             capacity: config.capacity.max(1),
             started: Instant::now(),
+            bank: config.bank,
         });
         for w in 0..config.workers {
             let weak = Arc::downgrade(&inner);
@@ -133,7 +150,7 @@ impl Pool {
                 .name(format!("shudu-pool-{w}"))
                 .spawn(move || work(weak, rng));
             if let Err(e) = spawned {
-                // The pool still serves what `add` puts in; requests report the shortage.
+                // The pool still serves what `add` and the bank hold; requests report the rest.
                 eprintln!("shudu-web: could not start pool worker {w}: {e}");
             }
         }
@@ -145,31 +162,47 @@ impl Pool {
 
     /// Files a graded puzzle on its shelf (if not full); returns whether it was kept.
     pub(crate) fn add(&self, dealt: Dealt) -> bool {
-        let kept = file(&self.inner, dealt);
+        let kept = file(&self.inner, dealt, engine::class_key(&dealt.puzzle));
         if kept {
             self.inner.filled.notify_waiters();
         }
         kept
     }
 
-    /// Fresh puzzles on each shelf, for the status endpoint and tests.
+    /// Fresh puzzles on each shelf and the bank's puzzles for it, for the status endpoint and
+    /// tests.
     pub(crate) fn stock(&self) -> Vec<(Band, Symmetry, usize, usize)> {
         let shelves = self.inner.lock();
         let mut v: Vec<_> = shelves
             .iter()
-            .map(|(&(b, s), shelf)| (b, s, shelf.fresh.len(), shelf.served.len()))
+            .map(|(&(b, s), shelf)| {
+                let banked = if self.inner.bank {
+                    crate::bank::shelf(b, s).count()
+                } else {
+                    0
+                };
+                (b, s, shelf.fresh.len(), banked)
+            })
             .collect();
         v.sort_by_key(|&(b, s, ..)| (b, s.name()));
         v
     }
 
-    /// A puzzle of `band` with `symmetry`: a fresh one if the shelf has one, else an equivalent
-    /// of a recently served one, else the first one a worker makes.
+    /// A puzzle of `band` with `symmetry` whose class is not in `seen` (the keys a browser sends
+    /// of the puzzles it was dealt; `None` for a client that sends none): a fresh one if the
+    /// shelf has one, else one of the bank's, else the first one a worker makes.
     ///
     /// # Errors
-    /// [`AppError::Unavailable`] if the shelf stays empty for the configured wait.
-    pub(crate) async fn take(&self, band: Band, symmetry: Symmetry) -> Result<Dealt, AppError> {
+    /// [`AppError::Unavailable`] if nothing new can be dealt within the configured wait.
+    pub(crate) async fn take(
+        &self,
+        band: Band,
+        symmetry: Symmetry,
+        seen: Option<&HashSet<u64>>,
+    ) -> Result<(Dealt, u64, Source), AppError> {
         let deadline = tokio::time::Instant::now() + self.wait;
+        let unseen = |key: &u64| seen.is_none_or(|s| !s.contains(key));
+        let mut banked = 0;
         loop {
             let notified = self.inner.filled.notified();
             tokio::pin!(notified);
@@ -178,22 +211,45 @@ impl Pool {
             {
                 let mut shelves = self.inner.lock();
                 let shelf = shelves.entry((band, symmetry)).or_default();
-                if let Some(dealt) = shelf.fresh.pop_front() {
-                    if shelf.served.len() == RESERVE {
-                        shelf.served.pop_front();
-                    }
-                    shelf.served.push_back(dealt);
+                if let Some(i) = shelf.fresh.iter().position(|(_, k)| unseen(k)) {
+                    let (dealt, key) = shelf.fresh.remove(i).expect("an index found above");
                     self.inner.hungry.notify_all();
-                    return Ok(dealt);
+                    return Ok((dealt, key, Source::Fresh));
                 }
-                if !shelf.served.is_empty() {
-                    let mut rng = rand::rng();
-                    let i = rng.random_range(0..shelf.served.len());
-                    let base = shelf.served[i];
-                    return Ok(Dealt {
-                        puzzle: equivalent(&base.puzzle, symmetry, &mut rng),
-                        ..base
-                    });
+                if self.inner.bank {
+                    let mut dealt_here = self
+                        .inner
+                        .bank_dealt
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    let shelf_bank: Vec<_> = crate::bank::shelf(band, symmetry).collect();
+                    banked = shelf_bank.len();
+                    let left: Vec<_> = shelf_bank
+                        .into_iter()
+                        .filter(|b| match seen {
+                            Some(s) => !s.contains(&b.key),
+                            None => !dealt_here.contains(&b.key),
+                        })
+                        .collect();
+                    if !left.is_empty() {
+                        let b = left[rand::rng().random_range(0..left.len())];
+                        if seen.is_none() {
+                            dealt_here.insert(b.key);
+                        }
+                        // The shelf is empty: a worker should make one.
+                        self.inner.hungry.notify_all();
+                        return Ok((
+                            Dealt {
+                                puzzle: b.puzzle,
+                                rating: b.rating,
+                                band,
+                                symmetry,
+                                hardest: b.hardest,
+                            },
+                            b.key,
+                            Source::Bank,
+                        ));
+                    }
                 }
                 shelf.waiting += 1;
                 self.inner.hungry.notify_all();
@@ -203,15 +259,28 @@ impl Pool {
                 key: (band, symmetry),
             };
             if tokio::time::timeout_at(deadline, notified).await.is_err() {
-                return Err(AppError::Unavailable(format!(
-                    "no {} puzzle{} could be made in {} s; try again in a moment or pick another band",
+                let what = format!(
+                    "{} puzzle{}",
                     band.name(),
                     match symmetry {
                         Symmetry::None => String::new(),
                         s => format!(" with {} symmetry", s.name()),
-                    },
-                    self.wait.as_secs()
-                )));
+                    }
+                );
+                return Err(AppError::Unavailable(if banked > 0 {
+                    format!(
+                        "every one of the {banked} {what}s in the bank has been dealt to you, and \
+                         no new one could be made in {} s; try again in a moment or pick another \
+                         band",
+                        self.wait.as_secs()
+                    )
+                } else {
+                    format!(
+                        "no new {what} could be made in {} s; try again in a moment or pick \
+                         another band",
+                        self.wait.as_secs()
+                    )
+                }));
             }
         }
     }
@@ -231,48 +300,47 @@ impl Drop for Waiting<'_> {
     }
 }
 
-/// Puts `dealt` on its shelf if the shelf exists and is not full.
-fn file(inner: &Inner, dealt: Dealt) -> bool {
+/// Puts `dealt` on its shelf if the shelf exists, is not full, and holds no puzzle of its class.
+fn file(inner: &Inner, dealt: Dealt, key: u64) -> bool {
     let mut shelves = inner.lock();
     match shelves.get_mut(&(dealt.band, dealt.symmetry)) {
-        Some(shelf) if shelf.fresh.len() < inner.capacity => {
-            shelf.fresh.push_back(dealt);
+        Some(shelf)
+            if shelf.fresh.len() < inner.capacity && !shelf.fresh.iter().any(|f| f.1 == key) =>
+        {
+            shelf.fresh.push_back((dealt, key));
             true
         }
         _ => false,
     }
 }
 
-/// What a worker should make next: the symmetry of a shelf that needs puzzles, and whether to
-/// hurry (a request waits, or an empty shelf during the warm-up) rather than rest between puzzles.
-fn next_job(inner: &Inner, turn: usize) -> Option<(Symmetry, bool)> {
+/// What a worker should make next: a shelf that needs puzzles, and whether to hurry (a request
+/// waits, or an empty shelf during the warm-up) rather than rest between puzzles.
+fn next_job(inner: &Inner, turn: usize) -> Option<(Key, bool)> {
     let shelves = inner.lock();
     let warming = inner.started.elapsed() < WARM_UP;
-    let mut hungry: Vec<(Symmetry, bool)> = shelves
+    let mut hungry: Vec<(Key, bool)> = shelves
         .iter()
         .filter(|(_, s)| s.fresh.len() < inner.capacity)
-        .map(|(&(_, sym), s)| {
-            let starving = s.fresh.is_empty() && s.served.is_empty();
-            (sym, s.waiting > 0 || (warming && starving))
-        })
+        .map(|(&key, s)| (key, s.waiting > 0 || (warming && s.fresh.is_empty())))
         .collect();
     if hungry.is_empty() {
         return None;
     }
-    // Urgent shelves first; among equals, take turns so every symmetry gets served.
-    hungry.sort_by_key(|&(sym, urgent)| (!urgent, sym.name()));
+    // Urgent shelves first; among equals, take turns so every shelf gets served.
+    hungry.sort_by_key(|&((band, sym), urgent)| (!urgent, band, sym.name()));
     let urgent = hungry[0].1;
     let first_class: Vec<_> = hungry.iter().filter(|h| h.1 == urgent).collect();
     Some((first_class[turn % first_class.len()].0, urgent))
 }
 
-/// A worker's loop: generate, grade, file; rest when every shelf is full. Ends when the pool is
-/// dropped.
+/// A worker's loop: generate for the hungriest shelf, file; rest when every shelf is full.
+/// Ends when the pool is dropped.
 fn work(pool: Weak<Inner>, mut rng: shudu_core::grids::Rng) {
     let mut turn = 0usize;
     loop {
         let Some(inner) = pool.upgrade() else { return };
-        let Some((symmetry, urgent)) = next_job(&inner, turn) else {
+        let Some(((band, symmetry), urgent)) = next_job(&inner, turn) else {
             // Sleep until a request takes a puzzle; wake now and then to notice a dropped pool.
             let shelves = inner.lock();
             let _ = inner
@@ -281,216 +349,105 @@ fn work(pool: Weak<Inner>, mut rng: shudu_core::grids::Rng) {
                 .unwrap_or_else(PoisonError::into_inner);
             continue;
         };
+        drop(inner);
         turn = turn.wrapping_add(1);
         let started = Instant::now();
-        let generated = engine::generate(symmetry, &mut rng);
-        let (puzzle, rating, band, hardest) = engine::deal(generated, symmetry, &mut rng);
-        if file(
-            &inner,
-            Dealt {
+        // Give up the job after a while (the shelf may be a slow one) or when the pool is gone.
+        let stop = || started.elapsed() >= JOB || pool.strong_count() == 0;
+        if let Some((puzzle, rating, hardest)) = engine::generate(band, symmetry, &mut rng, &stop) {
+            let Some(inner) = pool.upgrade() else { return };
+            let dealt = Dealt {
                 puzzle,
                 rating,
                 band,
                 symmetry,
                 hardest,
-            },
-        ) {
-            inner.filled.notify_waiters();
+            };
+            if file(&inner, dealt, engine::class_key(&puzzle)) {
+                inner.filled.notify_waiters();
+            }
         }
-        drop(inner);
         if !urgent {
             std::thread::sleep(started.elapsed() * REST_FACTOR);
         }
     }
 }
 
-/// A random puzzle equivalent to `p` whose givens keep `symmetry`: digits relabelled, and the
-/// grid's rows and columns permuted (bands, stacks, and lines inside each) and maybe transposed.
-/// Without symmetry any such permutation will do. With one, the permutations are drawn from those
-/// that commute with reversing the lines (a band order that is kept or reversed, the first band's
-/// lines mirrored in the last, the middle band kept or flipped), which keep most symmetries, and
-/// the result is checked: after a few misses only the digits are relabelled.
-pub(crate) fn equivalent<R: RngCore + ?Sized>(
-    p: &Puzzle,
-    symmetry: Symmetry,
-    rng: &mut R,
-) -> Puzzle {
-    let mut digits: [u8; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-    digits[1..].shuffle(rng);
-    let relabelled = permuted(p, &digits, &IDENTITY, &IDENTITY, false);
-    if symmetry == Symmetry::None {
-        let (rows, cols) = (line_permutation(rng), line_permutation(rng));
-        return permuted(p, &digits, &rows, &cols, rng.random());
-    }
-    for _ in 0..8 {
-        let rows = mirrored_line_permutation(rng);
-        let cols = if rng.random() {
-            rows
-        } else {
-            mirrored_line_permutation(rng)
-        };
-        let q = permuted(p, &digits, &rows, &cols, rng.random());
-        if symmetry.holds_for(&q) {
-            return q;
-        }
-    }
-    relabelled
-}
-
-const IDENTITY: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-
-/// `p` with digits renamed by `digits`, row `r` taken from `rows[r]`, column `c` from `cols[c]`,
-/// then maybe transposed.
-fn permuted(
-    p: &Puzzle,
-    digits: &[u8; 10],
-    rows: &[usize; 9],
-    cols: &[usize; 9],
-    transpose: bool,
-) -> Puzzle {
-    let src = p.as_bytes();
-    let mut out = [0u8; 81];
-    for r in 0..9 {
-        for c in 0..9 {
-            let (sr, sc) = if transpose {
-                (rows[c], cols[r])
-            } else {
-                (rows[r], cols[c])
-            };
-            out[r * 9 + c] = digits[src[sr * 9 + sc] as usize];
-        }
-    }
-    // Every byte is a digit or 0, so this cannot fail; fall back to `p` rather than panic.
-    Puzzle::from_bytes(out).unwrap_or(*p)
-}
-
-/// A random line order that commutes with reversal (line `i` ↔ line `8 - i`): the bands kept or
-/// reversed, the first band's lines in a random order mirrored by the last band's, and the middle
-/// band kept or flipped.
-fn mirrored_line_permutation<R: RngCore + ?Sized>(rng: &mut R) -> [usize; 9] {
-    let mut inner = [0, 1, 2];
-    inner.shuffle(rng);
-    let mut out = IDENTITY;
-    for k in 0..3 {
-        out[k] = inner[k];
-        out[8 - k] = 8 - inner[k];
-    }
-    if rng.random() {
-        out.swap(3, 5);
-    }
-    if rng.random() {
-        out.reverse();
-    }
-    out
-}
-
-/// A random order of the nine rows (or columns) that keeps bands together: the bands shuffled,
-/// and the rows inside each band shuffled.
-fn line_permutation<R: RngCore + ?Sized>(rng: &mut R) -> [usize; 9] {
-    let mut bands = [0, 1, 2];
-    bands.shuffle(rng);
-    let mut out = [0; 9];
-    for (slot, band) in bands.into_iter().enumerate() {
-        let mut inner = [0, 1, 2];
-        inner.shuffle(rng);
-        for (k, i) in inner.into_iter().enumerate() {
-            out[slot * 3 + k] = band * 3 + i;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shudu_core::solver::{solve_unique, Solutions};
+
+    fn dealt(line: &str, band: Band) -> Dealt {
+        let puzzle: Puzzle = line.parse().unwrap();
+        let (rating, _, hardest) = engine::grade_with_hardest(&puzzle);
+        Dealt {
+            puzzle,
+            rating,
+            band,
+            symmetry: Symmetry::None,
+            hardest,
+        }
+    }
 
     const P: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
-    #[test]
-    fn equivalent_puzzle_keeps_one_solution_and_the_givens_count() {
-        let p: Puzzle = P.parse().unwrap();
-        let mut rng = shudu_core::grids::rng_for(1, 2);
-        for _ in 0..50 {
-            let q = equivalent(&p, Symmetry::None, &mut rng);
-            assert_eq!(q.givens(), p.givens());
-            assert!(matches!(solve_unique(&q), Solutions::Unique(_)));
-        }
+    #[tokio::test]
+    async fn a_fresh_puzzle_is_dealt_once_and_never_to_a_browser_that_saw_its_class() {
+        let pool = Pool::start(&PoolConfig {
+            workers: 0,
+            wait: Duration::from_millis(50),
+            bank: false,
+            ..PoolConfig::default()
+        });
+        let d = dealt(P, Band::Extreme);
+        assert!(pool.add(d));
+        assert!(!pool.add(d), "a shelf holds one puzzle of a class");
+        let key = engine::class_key(&d.puzzle);
+        let seen: HashSet<u64> = [key].into();
+        assert!(pool
+            .take(Band::Extreme, Symmetry::None, Some(&seen))
+            .await
+            .is_err());
+        let (got, k, source) = pool
+            .take(Band::Extreme, Symmetry::None, None)
+            .await
+            .unwrap();
+        assert_eq!((got, k, source), (d, key, Source::Fresh));
+        let again = pool.take(Band::Extreme, Symmetry::None, None).await;
+        let Err(AppError::Unavailable(msg)) = again else {
+            panic!("no copy is dealt: {again:?}")
+        };
+        assert!(msg.contains("no new extreme puzzle"), "{msg}");
     }
 
-    #[test]
-    fn equivalent_of_rotational_pattern_is_rotational() {
-        // The 180°-symmetric classic; its equivalents must keep the pattern symmetric.
-        let p: Puzzle =
-            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-                .parse()
+    #[tokio::test]
+    async fn the_bank_deals_unseen_classes_then_says_it_ran_out() {
+        let pool = Pool::start(&PoolConfig {
+            workers: 0,
+            wait: Duration::from_millis(20),
+            ..PoolConfig::default()
+        });
+        let shelf: Vec<_> = crate::bank::shelf(Band::Extreme, Symmetry::Rot90).collect();
+        assert!(!shelf.is_empty(), "the bank holds extreme rot90 puzzles");
+        let mut seen = HashSet::new();
+        for _ in 0..shelf.len() {
+            let (d, key, source) = pool
+                .take(Band::Extreme, Symmetry::Rot90, Some(&seen))
+                .await
                 .unwrap();
-        let mut rng = shudu_core::grids::rng_for(3, 4);
-        for _ in 0..20 {
-            let q = equivalent(&p, Symmetry::Rot180, &mut rng);
-            let b = q.as_bytes();
-            for i in 0..81 {
-                assert_eq!(b[i] == 0, b[80 - i] == 0, "cell {i}");
-            }
+            assert_eq!(source, Source::Bank);
+            assert_eq!(Band::of(d.rating), Band::Extreme);
+            assert!(Symmetry::Rot90.holds_for(&d.puzzle));
+            assert!(seen.insert(key), "a class dealt twice");
         }
-    }
-
-    #[test]
-    fn equivalents_keep_every_symmetry_of_generated_puzzles() {
-        let mut rng = shudu_core::grids::rng_for(9, 10);
-        for symmetry in Symmetry::ALL {
-            let p = crate::engine::generate(symmetry, &mut rng);
-            assert!(symmetry.holds_for(&p), "{symmetry}: generated");
-            for _ in 0..10 {
-                let q = equivalent(&p, symmetry, &mut rng);
-                assert!(symmetry.holds_for(&q), "{symmetry}: {q}");
-                assert_eq!(q.givens(), p.givens());
-                assert!(matches!(solve_unique(&q), Solutions::Unique(_)));
-            }
-        }
-    }
-
-    #[test]
-    fn equivalents_of_symmetric_puzzles_move_the_pattern() {
-        let mut rng = shudu_core::grids::rng_for(11, 12);
-        for symmetry in [Symmetry::Rot180, Symmetry::MirrorH, Symmetry::Diagonal] {
-            let p = crate::engine::generate(symmetry, &mut rng);
-            let patterns: std::collections::HashSet<_> = (0..20)
-                .map(|_| equivalent(&p, symmetry, &mut rng).filled())
-                .collect();
-            assert!(
-                patterns.len() > 3,
-                "{symmetry}: {} patterns",
-                patterns.len()
-            );
-        }
-    }
-
-    #[test]
-    fn mirrored_line_permutation_commutes_with_reversal() {
-        let mut rng = shudu_core::grids::rng_for(7, 8);
-        for _ in 0..50 {
-            let p = mirrored_line_permutation(&mut rng);
-            for i in 0..9 {
-                assert_eq!(p[8 - i], 8 - p[i], "{p:?}");
-                assert_eq!(p[i] / 3 == 1, i / 3 == 1, "{p:?}: the middle band stays");
-            }
-        }
-    }
-
-    #[test]
-    fn line_permutation_keeps_bands_together() {
-        let mut rng = shudu_core::grids::rng_for(5, 6);
-        for _ in 0..20 {
-            let p = line_permutation(&mut rng);
-            for slot in 0..3 {
-                let band = p[slot * 3] / 3;
-                assert!(p[slot * 3..slot * 3 + 3].iter().all(|&r| r / 3 == band));
-            }
-            let mut sorted = p;
-            sorted.sort_unstable();
-            assert_eq!(sorted, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
-        }
+        let out = pool.take(Band::Extreme, Symmetry::Rot90, Some(&seen)).await;
+        let Err(AppError::Unavailable(msg)) = out else {
+            panic!("the shelf is spent: {out:?}")
+        };
+        assert!(
+            msg.contains(&format!("every one of the {}", shelf.len())),
+            "{msg}"
+        );
     }
 }

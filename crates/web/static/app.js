@@ -14,7 +14,9 @@ const LABEL = {
   easy: 'Easy', medium: 'Medium', hard: 'Hard', fiendish: 'Fiendish',
   diabolical: 'Diabolical', extreme: 'Extreme', imported: 'Imported',
 };
-const STORE = { game: 'shudu.game.v1', stats: 'shudu.stats.v1', settings: 'shudu.settings.v1' };
+const STORE = {
+  game: 'shudu.game.v1', stats: 'shudu.stats.v1', settings: 'shudu.settings.v1', seen: 'shudu.seen.v1',
+};
 const DEFAULT_SETTINGS = {
   theme: 'auto', timer: true, autoMarks: true, same: true, conflicts: true, symmetry: 'none',
   band: 'medium', digitFirst: false, coords: false,
@@ -66,6 +68,38 @@ function store(key, value) {
 
 let settings = { ...DEFAULT_SETTINGS, ...load(STORE.settings, {}) };
 let stats = load(STORE.stats, {});
+// The classes of the puzzles this browser was dealt, per band (the server's `key`s): sent with
+// each request so that no puzzle equivalent to one seen here is dealt again.
+let seenClasses = load(STORE.seen, {});
+if (typeof seenClasses !== 'object' || seenClasses === null || Array.isArray(seenClasses)) seenClasses = {};
+// The most keys kept and sent a band: the request body stays under the server's 16 KiB.
+const SEEN_PER_BAND = 700;
+
+function seenKeys(band) {
+  const keys = Array.isArray(seenClasses[band]) ? seenClasses[band] : [];
+  return keys.filter((k) => typeof k === 'string' && /^[0-9a-f]{16}$/.test(k)).slice(-SEEN_PER_BAND);
+}
+
+function remember(info) {
+  if (!info || typeof info.key !== 'string' || !BANDS.includes(info.band)) return;
+  const keys = seenKeys(info.band);
+  if (!keys.includes(info.key)) keys.push(info.key);
+  seenClasses[info.band] = keys.slice(-SEEN_PER_BAND);
+  store(STORE.seen, seenClasses);
+}
+
+// A new puzzle of `band` that this browser has not seen (`practise`: one whose hardest step is
+// that technique, in the band or the lowest band where it occurs).
+async function dealPuzzle(band, practise = '') {
+  const body = { band, seen: [] };
+  if (settings.symmetry && settings.symmetry !== 'none') body.symmetry = settings.symmetry;
+  if (practise) body.practise = practise;
+  // A practised technique may be dealt in another band than the one asked for.
+  body.seen = practise ? BANDS.flatMap(seenKeys).slice(-SEEN_PER_BAND) : seenKeys(band);
+  const info = await api('/api/puzzle', body);
+  remember(info);
+  return info;
+}
 let game = null;
 const ui = {
   selected: 40,
@@ -920,13 +954,11 @@ async function newGame(confirmFirst = true) {
   store(STORE.settings, settings);
   setLoading(true, `Making ${/^[aeiou]/.test(band) ? 'an' : 'a'} ${LABEL[band].toLowerCase()} puzzle…`);
   try {
-    const q = new URLSearchParams({ band });
-    if (settings.symmetry && settings.symmetry !== 'none') q.set('symmetry', settings.symmetry);
-    // "Practise a technique": a puzzle made on demand whose solving path needs it, at whatever
-    // difficulty the technique brings (a band could exclude it: an X-Wing is never easy).
     const practise = $('practise') ? $('practise').value : '';
-    if (practise) { q.delete('band'); q.set('needs', practise); }
-    const info = await api(`/api/puzzle?${q}`);
+    const info = await dealPuzzle(band, practise);
+    if (practise && info.band !== band) {
+      toast(`This technique is never ${LABEL[band].toLowerCase()}: here is a ${LABEL[info.band].toLowerCase()} puzzle whose hardest step it is.`, 6000);
+    }
     startGame(info);
     announce(`New ${LABEL[info.band].toLowerCase()} puzzle, rating ${info.rating}.`);
   } catch (e) {
@@ -1468,7 +1500,7 @@ async function printBatch() {
     $('print-batch').disabled = true;
     for (let k = 1; k <= n; k++) {
       status.textContent = `Fetching puzzle ${k} of ${n}…`;
-      const info = await api(`/api/puzzle?band=${band}`);
+      const info = await dealPuzzle(band);
       puzzles.push({ label: printLabel(k, info.band, info.rating), cells: printCells(info.puzzle, null) });
       if (withSolutions) {
         const s = await api('/api/solve', { puzzle: info.puzzle });

@@ -157,17 +157,119 @@ async fn band_names_ignore_case() {
 }
 
 #[tokio::test]
-async fn an_emptied_shelf_deals_equivalent_puzzles() {
+async fn an_emptied_shelf_deals_from_the_bank_and_never_a_copy() {
     let (state, app) = quiet_app();
     state.add_puzzle(dealt(P, Band::Medium));
-    for _ in 0..20 {
+    let mut keys = std::collections::HashSet::new();
+    let mut canon = shudu_core::canon::PuzzleCanonicalizer::new();
+    let mut forms = std::collections::HashSet::new();
+    for k in 0..20 {
         let (status, v) = get(app.clone(), "/api/puzzle?band=medium").await;
         assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["source"], if k == 0 { "fresh" } else { "bank" }, "{v}");
         let p: Puzzle = v["puzzle"].as_str().unwrap().parse().unwrap();
-        assert_eq!(p.givens(), 30);
         assert!(matches!(solve_unique(&p), Solutions::Unique(_)));
-        assert_eq!(v["rating"], "2.0");
+        assert!(keys.insert(v["key"].as_str().unwrap().to_string()), "{v}");
+        assert!(forms.insert(canon.canonical(&p).form), "a copy: {v}");
+        if k > 0 {
+            let r = shudu_core::logic::rate(&p);
+            assert_eq!(
+                (v["rating"].as_str(), r.band),
+                (Some(&*r.er.to_string()), Band::Medium)
+            );
+        }
     }
+}
+
+/// What the issue asks of the game: in 200 deals of a band to one browser (which sends the
+/// keys it was dealt), no two puzzles are equivalent, whether they come from the bank or are
+/// made by the workers meanwhile; every one is proper and in its band.
+#[tokio::test]
+async fn two_hundred_deals_of_a_band_are_never_equivalent() {
+    let state = AppState::new(PoolConfig {
+        workers: 1,
+        seed: 36,
+        wait: Duration::from_secs(60),
+        ..PoolConfig::default()
+    });
+    let app = router(state);
+    for band in [
+        "easy",
+        "medium",
+        "hard",
+        "fiendish",
+        "diabolical",
+        "extreme",
+    ] {
+        let mut seen: Vec<String> = Vec::new();
+        let mut canon = shudu_core::canon::PuzzleCanonicalizer::new();
+        let mut forms = std::collections::HashSet::new();
+        let mut fresh = 0;
+        for _ in 0..200 {
+            let (status, v) = post(
+                app.clone(),
+                "/api/puzzle",
+                json!({ "band": band, "seen": seen }),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{band}: {v}");
+            assert_eq!(v["band"], band);
+            let p: Puzzle = v["puzzle"].as_str().unwrap().parse().unwrap();
+            assert!(matches!(solve_unique(&p), Solutions::Unique(_)), "{p}");
+            assert!(
+                forms.insert(canon.canonical(&p).form),
+                "{band}: dealt twice: {p}"
+            );
+            fresh += usize::from(v["source"] == "fresh");
+            seen.push(v["key"].as_str().unwrap().to_string());
+            // The page keeps and sends the last 700 keys; 200 fit.
+        }
+        eprintln!("{band}: 200 deals, {fresh} fresh");
+    }
+}
+
+#[tokio::test]
+async fn seen_keys_must_be_sixteen_hex_digits() {
+    let (status, v) = post(
+        app(),
+        "/api/puzzle",
+        json!({ "band": "easy", "seen": ["0123", "zz"] }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("seen[0]"), "{v}");
+}
+
+#[tokio::test]
+async fn practise_deals_a_puzzle_whose_hardest_step_is_the_technique() {
+    // X-Wing (3.2) is never easy: asked in easy, it is practised in hard.
+    for (body, band, hardest) in [
+        (
+            json!({ "band": "easy", "practise": "x-wing" }),
+            "hard",
+            "X-Wing",
+        ),
+        (
+            json!({ "band": "fiendish", "practise": "xy-wing" }),
+            "fiendish",
+            "XY-Wing",
+        ),
+    ] {
+        let (status, v) = post(app(), "/api/puzzle", body.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{body}: {v}");
+        assert_eq!(v["band"], band, "{v}");
+        assert_eq!(v["hardest"], hardest, "{v}");
+        let p: Puzzle = v["puzzle"].as_str().unwrap().parse().unwrap();
+        let r = shudu_core::logic::rate(&p);
+        assert_eq!((r.hardest, r.band.name()), (hardest, band), "{p}");
+    }
+    let (status, v) = post(
+        app(),
+        "/api/puzzle",
+        json!({ "band": "easy", "practise": "x-wing", "needs": "x-wing" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
 }
 
 #[tokio::test]
@@ -245,9 +347,32 @@ async fn needs_with_an_unknown_or_impossible_technique_is_400() {
 
 #[tokio::test]
 async fn a_shelf_that_stays_empty_is_503_with_a_message() {
-    let (status, v) = get(app(), "/api/puzzle?band=extreme").await;
+    // Without the bank (and no workers), nothing can be dealt.
+    let app = router(AppState::new(PoolConfig {
+        workers: 0,
+        wait: Duration::from_millis(200),
+        bank: false,
+        ..PoolConfig::default()
+    }));
+    let (status, v) = get(app, "/api/puzzle?band=extreme").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-    assert!(error_of(&v).contains("extreme"));
+    assert!(error_of(&v).contains("no new extreme puzzle"), "{v}");
+}
+
+#[tokio::test]
+async fn the_first_deal_of_every_band_and_symmetry_is_at_once() {
+    // No workers: the bank holds puzzles of every band and symmetry.
+    let app = app();
+    for band in Band::ALL {
+        for symmetry in Symmetry::ALL {
+            let uri = format!("/api/puzzle?band={band}&symmetry={}", symmetry.name());
+            let (status, v) = get(app.clone(), &uri).await;
+            assert_eq!(status, StatusCode::OK, "{uri}: {v}");
+            assert_eq!(v["source"], "bank");
+            let p: Puzzle = v["puzzle"].as_str().unwrap().parse().unwrap();
+            assert!(symmetry.holds_for(&p), "{uri}: {p}");
+        }
+    }
 }
 
 #[tokio::test]

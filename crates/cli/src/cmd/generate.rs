@@ -95,9 +95,9 @@ pub struct GenerateArgs {
     /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds), write
     /// what was found and say "found M of N". `none` searches until every puzzle is found, which
     /// for 17 or 18 givens may be never. Default 60s; for a --rating range starting at 10.0 or
-    /// more (nested forcing chains) 10m: in a measurement that hunt found a puzzle in 3 of 10
-    /// runs, in 73-81 s of one core each, and none in 105-193 s in the other 7 (BENCHMARKS.md,
-    /// "Ratings of 10.0 and up").
+    /// more (nested forcing chains) 10m: without a symmetry such a puzzle takes about a second
+    /// of one core (11.0 and up: several seconds), with one it may take minutes or not be found
+    /// (BENCHMARKS.md, "The top of the difficulty scale").
     #[arg(long, value_name = "DURATION|none", value_parser = parse_timeout)]
     timeout: Option<Timeout>,
     /// `--unique false`: plain random digging to --givens without the uniqueness check (the
@@ -421,8 +421,8 @@ const RATED_SAMPLE: usize = 2000;
 
 /// `--timeout`'s default.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
-/// `--timeout`'s default for a rating range from 10.0 (`vicinity::PLUS_FROM`): the hunt for
-/// nested forcing chains (BENCHMARKS.md, "Ratings of 10.0 and up").
+/// `--timeout`'s default for a rating range from 10.0 (`vicinity::PLUS_FROM`): nested forcing
+/// chains, which the walks of a symmetric config reach slowly (docs/rated.md).
 const NESTED_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// The `--stats` summary, gathered as the puzzles stream by: a histogram of givens over all,
