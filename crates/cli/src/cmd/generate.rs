@@ -138,7 +138,7 @@ fn parse_band(s: &str) -> std::result::Result<Band, String> {
 /// Runs `shudu generate`.
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     if args.list_techniques {
-        print!("{}", shudu_core::needs::catalogue());
+        io::stdout_text(&shudu_core::needs::catalogue())?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.print.is_some() && !args.unique {
