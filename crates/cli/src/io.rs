@@ -246,7 +246,11 @@ fn read_stdin() -> Result<Vec<u8>> {
 ///   and the temporary file goes in the target's folder.
 /// - Devices, pipes and the paths under `/dev/` and `/proc/` (`/dev/stdout`, `/dev/null`) are
 ///   written in place, never replaced.
-/// - A new file gets the usual mode (0666 less the umask); a replaced file keeps its mode.
+/// - A new file gets the usual mode (0666 less the umask); a replaced file keeps its mode, and
+///   its owner and group where the user may give them (else standard error says so).
+/// - An existing file is replaced only if the user could write it (as `>` would refuse).
+/// - A hard link is split: the name given gets the new file, the file's other names keep the
+///   old contents (standard error says so).
 /// - The temporary file is removed if the run fails, is dropped without [`Output::finish`], or
 ///   is stopped by SIGINT, SIGTERM or SIGHUP (see [`cleanup_on_signals`]); the old file is then
 ///   left as it was.
@@ -269,6 +273,50 @@ pub enum Output {
         /// Keeps the temporary file's path in the list a signal cleans up.
         _guard: TempGuard,
     },
+}
+
+/// Gives the new copy of `target` the old file's owner and group, where the kernel lets the
+/// user, and says on standard error what could not be kept; also warns when `target` has other
+/// hard links, which the rename leaves with the old contents.
+fn keep_owner(tmp: &fs::File, old: &fs::Metadata, target: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let (uid, gid) = (old.uid(), old.gid());
+        let new = tmp.metadata().ok();
+        let same = |m: &fs::Metadata| (m.uid(), m.gid()) == (uid, gid);
+        if !new.as_ref().is_some_and(same)
+            && std::os::unix::fs::fchown(tmp, Some(uid), Some(gid)).is_err()
+        {
+            let _ = std::os::unix::fs::fchown(tmp, None, Some(gid));
+            if let Ok(m) = tmp.metadata() {
+                if m.uid() != uid {
+                    let _ = writeln!(
+                        io::stderr(),
+                        "shudu: note: {} belonged to user {uid}; the new file is yours (only \
+                         root can give a file away)",
+                        target.display()
+                    );
+                } else if m.gid() != gid {
+                    let _ = writeln!(
+                        io::stderr(),
+                        "shudu: note: {} was in group {gid}; the new file is in group {}",
+                        target.display(),
+                        m.gid()
+                    );
+                }
+            }
+        }
+        if old.nlink() > 1 {
+            let _ = writeln!(
+                io::stderr(),
+                "shudu: note: {} had {}; they keep the old contents (the new file replaces this \
+                 name only)",
+                target.display(),
+                shudu_core::error::counted((old.nlink() - 1) as usize, "other hard link")
+            );
+        }
+    }
 }
 
 /// Follows `path` through symbolic links (up to 40, as the kernel does) to the file a write
@@ -324,6 +372,16 @@ impl Output {
         if old.as_ref().is_some_and(|m| m.is_dir()) {
             anyhow::bail!("cannot write {}: it is a folder", p.display());
         }
+        if old.is_some() {
+            // Replace only a file the user could write in place, as `>` would: opened for
+            // writing (not truncated) to ask the kernel, which knows about root, ACLs and
+            // read-only mounts. A folder anyone may write must not let a user swap in a file of
+            // their own for root's.
+            fs::OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .with_context(|| format!("cannot write {}", target.display()))?;
+        }
         let mut builder = tempfile::Builder::new();
         builder.prefix(".shudu-");
         // A new file: 0666, less the umask (the kernel applies it to the mode given at
@@ -343,8 +401,11 @@ impl Output {
         files.push(tmp.path().to_path_buf());
         drop(files);
         let guard = TempGuard(tmp.path().to_path_buf());
-        // A replaced file keeps its mode.
+        // A replaced file keeps its owner and group where the user may give them (root may;
+        // anyone may give a group they belong to), then its mode (after, since a change of
+        // owner clears the set-id bits).
         if let Some(m) = old {
+            keep_owner(tmp.as_file(), &m, &target);
             tmp.as_file()
                 .set_permissions(m.permissions())
                 .with_context(|| format!("cannot set the mode of {}", target.display()))?;

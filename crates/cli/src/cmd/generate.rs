@@ -22,6 +22,13 @@ use shudu::args::{
 
 /// Arguments of `shudu generate`.
 #[derive(Args, Debug)]
+// The layout flags lay out the --print book: without --print they would do nothing.
+#[command(group(
+    clap::ArgGroup::new("layout")
+        .args(["per_page", "paper", "title", "answers"])
+        .multiple(true)
+        .requires("print")
+))]
 pub struct GenerateArgs {
     /// How many puzzles to make. They are written in order as they are found, with memory
     /// bounded by the thread count, so any count works.
@@ -29,8 +36,9 @@ pub struct GenerateArgs {
           required_unless_present = "list_techniques")]
     count: Option<u64>,
     /// Make only shard I (from 0) of N of the batch: shards 0/N to N-1/N of one --seed,
-    /// concatenated in order, are exactly the output of one run.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    /// concatenated in order, are exactly the output of one run. Needs --seed (shards of
+    /// different seeds do not combine).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, requires = "seed")]
     shard: Option<Shard>,
     /// Exactly K givens (17 to 81), or a range A..B.
     #[arg(long, value_name = "K|A..B", value_parser = parse_givens)]
