@@ -218,6 +218,23 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
     let givens = args
         .blanks
         .map_or(default_givens, |(a, b)| (81 - b, 81 - a));
+    // In blanks, as -r counts them (the core's own message counts givens).
+    if let (Some(band), Some((a, b)), Some(m)) = (band, args.blanks, args.level) {
+        let most = shudu_core::rated::most_givens(band.range());
+        if 81 - b > most {
+            bail!(
+                "-m {m} -r {a}~{b}: no {} puzzle with {b} or fewer blanks is known ({} puzzles \
+                 need many blanks; shudu's search has found none with fewer than {}); ask for \
+                 at least {} blanks, e.g. -r {}~{}",
+                band.name(),
+                band.name(),
+                81 - most,
+                81 - most,
+                (81 - most).max(a),
+                (81 - most).max(b).min(55)
+            );
+        }
+    }
     let job = Job {
         config: GenerateConfig {
             givens: Some(givens),
@@ -233,6 +250,7 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
         items: 0..n,
         seed: args.seed.unwrap_or_else(rand::random),
         timeout: Some(BUDGET),
+        renew: Some(crate::cmd::generate::renew_every()),
     };
     crate::cmd::generate::write_to(&job, FormatArg::Grid.into(), Path::new(OUTPUT))
 }

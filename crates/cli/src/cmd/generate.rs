@@ -99,7 +99,9 @@ pub struct GenerateArgs {
     output: Option<PathBuf>,
     /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds), write
     /// what was found and say "found M of N". `none` searches until every puzzle is found, which
-    /// for 17 or 18 givens may be never. Default 60s; for a --rating range starting at 10.0 or
+    /// for 17 or 18 givens may be never. Default 60s, given afresh for every 1024 puzzles (64 a
+    /// thread when there are more threads), so a bulk job that keeps finding puzzles runs to
+    /// the end; for a --rating range starting at 10.0 or
     /// more (nested forcing chains) 10m: in a measurement that hunt found a puzzle in 3 of 10
     /// runs, in 73-81 s of one core each, and none in 105-193 s in the other 7 (BENCHMARKS.md,
     /// "Ratings of 10.0 and up").
@@ -175,6 +177,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             .fold(TechniqueSet::EMPTY, |a, b| a | b),
         items: args.shard.unwrap_or(Shard::ALL).items(count),
         seed: args.seed.unwrap_or_else(rand::random),
+        renew: args.timeout.is_none().then(renew_every),
         timeout: args.timeout.map_or_else(
             || {
                 let nested = args.rating.is_some_and(|(lo, _)| lo >= vicinity::PLUS_FROM);
@@ -251,6 +254,16 @@ pub struct Job {
     pub seed: u64,
     /// The time budget.
     pub timeout: Option<Duration>,
+    /// `Some(k)`: the budget is the default one, and starts again for every `k` items, so a
+    /// bulk job that keeps finding puzzles never stops at it; it stops a search that finds
+    /// none of `k` in the budget. `None`: one budget for the whole run (`--timeout`).
+    pub renew: Option<usize>,
+}
+
+/// Items a default budget covers before it starts again ([`Job::renew`]); at least this many,
+/// and 64 a worker thread.
+pub fn renew_every() -> usize {
+    (64 * rayon::current_num_threads()).max(1024)
 }
 
 impl Job {
@@ -307,26 +320,52 @@ impl Job {
         // Generation can be slow (few givens, hard bands): a bar for any count.
         let bar = io::progress(self.items.len() as u64, "puzzles", 1);
         let progress = |k: usize| bar.inc(k as u64);
-        let summary = match self.rated() {
-            // A rating asked for: the rated search (local search on the givens for rare
-            // bands), which grades as it goes.
-            Some(config) => generate_rated_stream(
-                &config,
-                self.items.clone(),
-                self.seed,
-                self.timeout,
-                &progress,
-                &mut |i, (g, _)| emit(i, &g),
-            )?,
-            None => generate_stream(
-                &self.config,
-                self.items.clone(),
-                self.seed,
-                self.timeout,
-                &progress,
-                &mut |i, g| emit(i, &g),
-            )?,
+        let rated = self.rated();
+        let slice = self.renew.unwrap_or(usize::MAX).max(1);
+        let mut summary = StreamSummary {
+            found: 0,
+            requested: 0,
+            attempts: 0,
+            timed_out: false,
+            elapsed: Duration::ZERO,
         };
+        let mut from = self.items.start;
+        // One slice of items at a time, each with the budget afresh (one slice for all
+        // without `renew`). Item `i` is made from its own seed, so slices give exactly the
+        // output of one run.
+        while from < self.items.end {
+            let items = from..from.saturating_add(slice).min(self.items.end);
+            from = items.end;
+            let part = match &rated {
+                // A rating asked for: the rated search (local search on the givens for rare
+                // bands), which grades as it goes.
+                Some(config) => generate_rated_stream(
+                    config,
+                    items,
+                    self.seed,
+                    self.timeout,
+                    &progress,
+                    &mut |i, (g, _)| emit(i, &g),
+                )?,
+                None => generate_stream(
+                    &self.config,
+                    items,
+                    self.seed,
+                    self.timeout,
+                    &progress,
+                    &mut |i, g| emit(i, &g),
+                )?,
+            };
+            summary.found += part.found;
+            summary.requested += part.requested;
+            summary.attempts += part.attempts;
+            summary.elapsed += part.elapsed;
+            if part.found < part.requested {
+                summary.timed_out = part.timed_out;
+                summary.requested += self.items.end - from;
+                break;
+            }
+        }
         bar.finish_and_clear();
         Ok(summary)
     }
@@ -340,10 +379,13 @@ impl Job {
         let (found, asked) = (batch.found, batch.requested);
         match self.timeout {
             Some(budget) if batch.timed_out => eprintln!(
-                "shudu: found {found} of {}: the time budget of {} ran out \
+                "shudu: found {found} of {}: the time budget of {}{} ran out \
                  (--timeout sets it; --timeout none searches without limit)",
                 shudu_core::error::counted(asked, "puzzle"),
-                show_duration(budget)
+                show_duration(budget),
+                self.renew.map_or_else(String::new, |k| format!(
+                    " (the default, given afresh for every {k} puzzles)"
+                ))
             ),
             _ => eprintln!(
                 "shudu: found {found} of {}: the search gave up after trying {} \
