@@ -154,6 +154,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     if args.print.is_some() && !args.unique {
         anyhow::bail!("--print needs puzzles with one solution: drop --unique false");
     }
+    if let Some(path) = &args.print {
+        super::print::check_layout(&args.layout, super::print::guess_format(path), path)?;
+    }
     let count = args
         .count
         .expect("clap requires --count without --list-techniques");
@@ -232,7 +235,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         }
     }
     if args.stats {
-        eprint!("{}", stats.report(&summary, &job));
+        io::say(&stats.report(&summary, &job));
     }
     Ok(job.report(&summary))
 }
