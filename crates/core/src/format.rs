@@ -550,7 +550,7 @@ fn is_grid_row(body: &[u8]) -> bool {
         17 => body
             .iter()
             .enumerate()
-            .all(|(i, b)| if i % 2 == 0 { cell(b) } else { *b == b' ' }),
+            .all(|(i, b)| if i % 2 == 0 { cell(b) } else { blank(b) }),
         n if n > 17 => {
             let mut cells = 0;
             let mut after_cell = false;

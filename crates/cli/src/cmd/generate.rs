@@ -595,3 +595,40 @@ pub fn write_to(job: &Job, format: Format, path: &Path) -> Result<ExitCode> {
     }
     Ok(job.report(&summary))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job whose whole batch takes far longer than its budget, but each slice of which takes
+    /// far less: with the budget given afresh for every slice, every puzzle is found.
+    #[test]
+    fn a_renewed_budget_lets_a_job_that_keeps_finding_puzzles_finish() {
+        let job = |renew| Job {
+            config: GenerateConfig {
+                givens: Some((25, 25)),
+                symmetry: Symmetry::None,
+                minimal: false,
+                unique: true,
+                band: None,
+                automorphic: false,
+            },
+            rating: None,
+            needs: Vec::new(),
+            without: TechniqueSet::EMPTY,
+            items: 0..3000,
+            seed: 7,
+            timeout: Some(Duration::from_millis(20)),
+            renew,
+        };
+        let start = std::time::Instant::now();
+        let once = job(None).run(&mut |_, _| Ok(())).unwrap();
+        if start.elapsed() < Duration::from_millis(20) {
+            // A machine fast enough to make them all in one budget shows nothing here.
+            return;
+        }
+        assert!(once.found < 3000, "{once:?}");
+        let renewed = job(Some(16)).run(&mut |_, _| Ok(())).unwrap();
+        assert_eq!(renewed.found, 3000, "{renewed:?}");
+    }
+}
