@@ -366,7 +366,7 @@ fn open_file(path: &Path) -> Result<Option<(std::fs::File, u64)>> {
     let meta = file
         .metadata()
         .with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(meta.is_file().then(|| (file, meta.len())))
+    Ok(meta.is_file().then_some((file, meta.len())))
 }
 
 /// `-s`'s fast path, for an input wholly in the assignment's layout (what `-c` writes, puzzles
