@@ -687,7 +687,7 @@ mod tests {
         // Cells together in one place and apart in another are still refused.
         let mixed = spaced.replacen("5 3", "53", 1);
         let err = read_all(&mixed).remove(0).unwrap_err();
-        assert!(err.to_string().contains("row 1"), "{err}");
+        assert!(err.to_string().starts_with("puzzle 1, line 1"), "{err}");
     }
 
     #[test]
