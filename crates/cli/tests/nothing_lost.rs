@@ -173,10 +173,24 @@ fn as_nobody(setup: &str, script: &str) -> Option<(std::process::Output, tempfil
     fs::set_permissions(path, perms).unwrap();
     let out = bash(path, setup);
     assert!(out.status.success(), "{out:?}");
-    let out = bash(
-        path,
-        &format!("setpriv --reuid=nobody --regid=nogroup --clear-groups bash -c '{script}'"),
-    );
+    // A copy of the binary nobody can run (the build folder may be in root's home, 0700).
+    let copy = tempfile::tempdir().unwrap();
+    let exe = copy.path().join("shudu");
+    fs::copy(bin(), &exe).unwrap();
+    for p in [copy.path(), exe.as_path()] {
+        let mut perms = fs::metadata(p).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        fs::set_permissions(p, perms).unwrap();
+    }
+    let out = StdCommand::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "setpriv --reuid=nobody --regid=nogroup --clear-groups bash -c '{script}'"
+        ))
+        .env("S", &exe)
+        .current_dir(path)
+        .output()
+        .unwrap();
     Some((out, dir))
 }
 
