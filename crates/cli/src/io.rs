@@ -139,7 +139,8 @@ impl RecordStream {
                     new_lines += 1;
                 }
             }
-            if !self.started && (self.buf.len() >= 3 || self.eof) {
+            // A byte order mark is on the first line, which is read whole.
+            if !self.started && (!self.buf.is_empty() || self.eof) {
                 self.started = true;
                 if self.buf.starts_with(b"\xEF\xBB\xBF") {
                     self.buf.drain(..3);
