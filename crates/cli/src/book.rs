@@ -137,10 +137,125 @@ impl Metrics {
     }
 }
 
+/// Fonts with the CJK characters DejaVu Sans lacks (数独, 練習, ...), looked for in this order
+/// when a title or label needs one; `SHUDU_FONT` (a TrueType or OpenType file or collection)
+/// comes first. Debian's fonts-noto-cjk gives the first. They are not committed (Noto Sans CJK
+/// is 20 MB): the font found is read at run time and krilla embeds only the glyphs drawn.
+const FALLBACK_FONTS: &[&str] = &[
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/System/Library/Fonts/PingFang.ttc",
+    "/System/Library/Fonts/Hiragino Sans GB.ttc",
+];
+
+/// The second font: its tables and the font krilla embeds.
+struct Fallback {
+    face: ttf_parser::Face<'static>,
+    upem: f32,
+    font: Font,
+}
+
+/// The first font of `SHUDU_FONT` and [`FALLBACK_FONTS`] that loads, read once (its bytes live
+/// as long as the process: a book is made once a run).
+fn fallback() -> Option<&'static Fallback> {
+    static FALLBACK: OnceLock<Option<Fallback>> = OnceLock::new();
+    FALLBACK
+        .get_or_init(|| {
+            let env = std::env::var_os("SHUDU_FONT").map(std::path::PathBuf::from);
+            let paths = env
+                .into_iter()
+                .chain(FALLBACK_FONTS.iter().map(std::path::PathBuf::from));
+            paths.into_iter().find_map(|path| {
+                let data: &'static [u8] = Box::leak(std::fs::read(&path).ok()?.into_boxed_slice());
+                let face = ttf_parser::Face::parse(data, 0).ok()?;
+                let font = Font::new(data.into(), 0)?;
+                Some(Fallback {
+                    upem: f32::from(face.units_per_em()),
+                    face,
+                    font,
+                })
+            })
+        })
+        .as_ref()
+}
+
+/// Which font draws a character, with its glyph and advance in em.
+#[derive(Clone, Copy, PartialEq)]
+enum Source {
+    /// DejaVu Sans, or no font at all (its "missing" glyph 0).
+    Main,
+    /// The [`fallback`] font.
+    Fallback,
+}
+
+/// The font, glyph and advance (em) for `c`: DejaVu Sans when it has the character, else the
+/// fallback font when it has it, else DejaVu's empty box.
+fn pick(c: char) -> (Source, u16, f32) {
+    let m = metrics();
+    if c.is_control() || m.face.glyph_index(c).is_some() {
+        let (g, a) = m.glyph(c);
+        return (Source::Main, g, a);
+    }
+    if let Some(f) = fallback() {
+        if let Some(g) = f.face.glyph_index(c) {
+            let advance = f.face.glyph_hor_advance(g).unwrap_or(0);
+            return (Source::Fallback, g.0, f32::from(advance) / f.upem);
+        }
+    }
+    let (g, a) = m.glyph(c);
+    (Source::Main, g, a)
+}
+
+/// The characters of `text` that no font draws (each once, in order): they would print as
+/// empty boxes.
+pub fn undrawable(text: &str) -> Vec<char> {
+    let m = metrics();
+    let mut out: Vec<char> = Vec::new();
+    for c in text.chars() {
+        let drawn = c.is_whitespace()
+            || m.face.glyph_index(c).is_some()
+            || fallback().is_some_and(|f| f.face.glyph_index(c).is_some());
+        if !drawn && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The width of `text` at `size` points.
 fn text_width(text: &str, size: f32) -> f32 {
-    let m = metrics();
-    text.chars().map(|c| m.glyph(c).1).sum::<f32>() * size
+    text.chars().map(|c| pick(c).2).sum::<f32>() * size
+}
+
+/// The smallest size a title is shrunk to before it is refused.
+const MIN_TITLE_SIZE: f32 = 6.0;
+
+/// The size at which `title` fits the width between the margins of `paper`: [`TITLE_SIZE`], or
+/// smaller for a long title.
+///
+/// # Errors
+/// A title too long for one line even at [`MIN_TITLE_SIZE`].
+pub fn title_size(title: &str, paper: Paper) -> Result<f32> {
+    let room = paper.size().0 - 2.0 * MARGIN;
+    let width = text_width(title, TITLE_SIZE);
+    if width <= room {
+        return Ok(TITLE_SIZE);
+    }
+    let size = TITLE_SIZE * room / width;
+    if size < MIN_TITLE_SIZE {
+        let chars = title.chars().count();
+        let fit = (chars as f32 * size / MIN_TITLE_SIZE) as usize;
+        anyhow::bail!(
+            "the title ({chars} characters) does not fit on one line of the page even at \
+             {MIN_TITLE_SIZE} pt; about {fit} characters like these fit: shorten it"
+        );
+    }
+    Ok(size)
 }
 
 /// Where one puzzle goes on a page: its label's baseline and its grid's square.
@@ -323,8 +438,10 @@ pub fn pdf(entries: &[Entry], config: &BookConfig) -> Result<Vec<u8>> {
         let mut surface = page.surface();
         surface.set_fill(Some(Fill::default()));
         if let Some(t) = title {
-            let x = (w - text_width(t, TITLE_SIZE)) / 2.0;
-            draw_text(&mut surface, &font, x, MARGIN + TITLE_SIZE, TITLE_SIZE, t);
+            // Shrunk to fit, on the baseline of a title of the usual size.
+            let size = title_size(t, config.paper)?;
+            let x = (w - text_width(t, size)) / 2.0;
+            draw_text(&mut surface, &font, x, MARGIN + TITLE_SIZE, size, t);
         }
         let foot = format!("{}", number + 1);
         let x = (w - text_width(&foot, FOOTER_SIZE)) / 2.0;
@@ -363,30 +480,44 @@ fn draw_text(
     size: f32,
     text: &str,
 ) {
-    let m = metrics();
-    let glyphs: Vec<KrillaGlyph> = text
-        .char_indices()
-        .map(|(i, c)| {
-            let (id, advance) = m.glyph(c);
-            KrillaGlyph {
+    // Runs of characters drawn by one font, each placed after the one before.
+    let mut x = x;
+    let mut chars = text.char_indices().map(|(i, c)| (i, c, pick(c))).peekable();
+    while let Some(&(start, _, (source, _, _))) = chars.peek() {
+        let mut glyphs = Vec::new();
+        let mut end = start;
+        let mut width = 0.0;
+        while let Some(&(i, c, (s, id, advance))) = chars.peek() {
+            if s != source {
+                break;
+            }
+            chars.next();
+            glyphs.push(KrillaGlyph {
                 glyph_id: GlyphId::new(u32::from(id)),
-                text_range: i..i + c.len_utf8(),
+                text_range: i - start..i - start + c.len_utf8(),
                 x_advance: advance,
                 x_offset: 0.0,
                 y_offset: 0.0,
                 y_advance: 0.0,
                 location: None,
-            }
-        })
-        .collect();
-    surface.draw_glyphs(
-        Point::from_xy(x, y),
-        &glyphs,
-        font.clone(),
-        text,
-        size,
-        false,
-    );
+            });
+            end = i + c.len_utf8();
+            width += advance * size;
+        }
+        let run_font = match (source, fallback()) {
+            (Source::Fallback, Some(f)) => f.font.clone(),
+            _ => font.clone(),
+        };
+        surface.draw_glyphs(
+            Point::from_xy(x, y),
+            &glyphs,
+            run_font,
+            &text[start..end],
+            size,
+            false,
+        );
+        x += width;
+    }
 }
 
 fn draw_grid_pdf(

@@ -35,6 +35,201 @@ pub fn read_input_or_puzzle(path: Option<&Path>) -> Result<Vec<u8>> {
     read_input(path)
 }
 
+/// One record of an input, or why it could not be read.
+pub type Item = std::result::Result<shudu_core::format::Record, shudu_core::ParseError>;
+
+/// The records of a file, of standard input or of one puzzle typed inline, read piece by piece:
+/// memory holds one batch at a time whatever the input's size, and records that arrive slowly
+/// (`(echo P; sleep 3; echo P) | shudu solve`) are answered as they come, not at the end.
+///
+/// Each piece is whole lines; [`shudu_core::format::Reader`] reads it, and a last record that
+/// may go on in the next piece (a grid whose rows are not all there yet) is carried over and
+/// read again with what follows. Puzzle and line numbers count from the start of the input. A
+/// UTF-8 byte order mark at the start (Notepad's files) is skipped.
+pub struct RecordStream {
+    src: io::BufReader<Box<dyn Read + Send>>,
+    name: String,
+    /// Lines read but not yet taken as records (from the start of a line).
+    buf: Vec<u8>,
+    /// Lines and records before `buf`.
+    lines_before: usize,
+    records_before: usize,
+    started: bool,
+    eof: bool,
+}
+
+/// Bytes a piece holds before it is read (more when one line is longer).
+const PIECE: usize = 1 << 20;
+
+impl RecordStream {
+    /// Reads `path`, or standard input for `-` or no path.
+    pub fn open(path: Option<&Path>) -> Result<RecordStream> {
+        let (src, name): (Box<dyn Read + Send>, String) = match path {
+            None => (stdin_file()?, "standard input".into()),
+            Some(p) if p == Path::new("-") => (stdin_file()?, "standard input".into()),
+            Some(p) => {
+                let f =
+                    fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
+                (Box::new(f), p.display().to_string())
+            }
+        };
+        Ok(RecordStream::from_reader(src, name))
+    }
+
+    /// [`RecordStream::open`], except that an argument that names no file and looks like a
+    /// puzzle is read as that one puzzle (see [`read_input_or_puzzle`]).
+    pub fn open_or_puzzle(path: Option<&Path>) -> Result<RecordStream> {
+        if let Some(arg) = path.and_then(Path::to_str) {
+            if !Path::new(arg).exists() && looks_like_puzzle(arg) {
+                let text = format!("{arg}\n").into_bytes();
+                return Ok(RecordStream::from_reader(
+                    Box::new(io::Cursor::new(text)),
+                    "the puzzle argument".into(),
+                ));
+            }
+        }
+        RecordStream::open(path)
+    }
+
+    fn from_reader(src: Box<dyn Read + Send>, name: String) -> RecordStream {
+        RecordStream {
+            src: io::BufReader::with_capacity(1 << 16, src),
+            name,
+            buf: Vec::new(),
+            lines_before: 0,
+            records_before: 0,
+            started: false,
+            eof: false,
+        }
+    }
+
+    /// What is read, for messages: a path, "standard input" or "the puzzle argument".
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The records read so far.
+    pub fn records(&self) -> usize {
+        self.records_before
+    }
+
+    /// Up to `max` more records, in order; empty at the end of the input. Returns as soon as
+    /// some record is whole and no more input is waiting, so a slow writer's records are not
+    /// held back.
+    ///
+    /// # Errors
+    ///
+    /// A read error of the input (a bad record is an `Err` item, not an error).
+    pub fn next_batch(&mut self, max: usize) -> Result<Vec<Item>> {
+        use std::io::BufRead as _;
+        loop {
+            let mut new_lines = 0;
+            while !self.eof && self.buf.len() < PIECE {
+                // Whatever is waiting is read; past that, wait only while no new line has come.
+                if new_lines > 0 && self.src.buffer().is_empty() {
+                    break;
+                }
+                let n = self
+                    .src
+                    .read_until(b'\n', &mut self.buf)
+                    .with_context(|| format!("cannot read {}", self.name))?;
+                if n == 0 {
+                    self.eof = true;
+                } else {
+                    new_lines += 1;
+                }
+            }
+            // A byte order mark is on the first line, which is read whole.
+            if !self.started && (!self.buf.is_empty() || self.eof) {
+                self.started = true;
+                if self.buf.starts_with(b"\xEF\xBB\xBF") {
+                    self.buf.drain(..3);
+                }
+            }
+            let mut reader = shudu_core::format::Reader::new(&self.buf);
+            let mut batch = Vec::new();
+            let (keep_at, keep_lines) = loop {
+                let before = (reader.offset(), reader.lines_read());
+                if batch.len() == max {
+                    break before;
+                }
+                let Some(item) = reader.next() else {
+                    break (self.buf.len(), reader.lines_read());
+                };
+                // A record that reaches the end of what was read may go on in what comes next,
+                // unless it is a whole one-line record (line, marks, JSON).
+                let whole = self.eof
+                    || reader.offset() < self.buf.len()
+                    || matches!(&item, Ok(r) if r.line == reader.lines_read());
+                if !whole {
+                    break before;
+                }
+                batch.push(match item {
+                    Ok(mut r) => {
+                        r.number += self.records_before;
+                        r.line += self.lines_before;
+                        Ok(r)
+                    }
+                    Err(mut e) => {
+                        e.puzzle += self.records_before;
+                        e.line += self.lines_before;
+                        Err(e)
+                    }
+                });
+            };
+            self.buf.drain(..keep_at);
+            self.lines_before += keep_lines;
+            self.records_before += batch.len();
+            if !batch.is_empty() || self.eof {
+                return Ok(batch);
+            }
+        }
+    }
+
+    /// Reads the input on a thread of its own and calls `each` with every batch of up to `max`
+    /// records, in order, on this thread: reading overlaps the work, and memory holds at most
+    /// three batches. Returns the number of records read.
+    ///
+    /// # Errors
+    ///
+    /// The first error of `each` (then the reading thread is left to end with the process: it
+    /// may be waiting for input that never comes), or a read error.
+    pub fn for_each_batch(
+        self,
+        max: usize,
+        mut each: impl FnMut(Vec<Item>) -> Result<()>,
+    ) -> Result<usize> {
+        let mut stream = self;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Item>>(1);
+        let reader = std::thread::Builder::new()
+            .name("shudu-reader".into())
+            .spawn(move || -> Result<usize> {
+                loop {
+                    let batch = stream.next_batch(max)?;
+                    if batch.is_empty() || tx.send(batch).is_err() {
+                        return Ok(stream.records());
+                    }
+                }
+            })
+            .context("cannot start the reading thread")?;
+        for batch in rx {
+            each(batch)?;
+        }
+        reader.join().expect("the reading thread does not panic")
+    }
+}
+
+/// Standard input as a file of its own (no second buffer in front of ours), to be read on
+/// another thread.
+fn stdin_file() -> Result<Box<dyn Read + Send>> {
+    use std::os::fd::AsFd as _;
+    let fd = io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .context("cannot read standard input")?;
+    Ok(Box::new(fs::File::from(fd)))
+}
+
 fn read_stdin() -> Result<Vec<u8>> {
     let mut buf = Vec::new();
     io::stdin()
@@ -52,7 +247,11 @@ fn read_stdin() -> Result<Vec<u8>> {
 ///   and the temporary file goes in the target's folder.
 /// - Devices, pipes and the paths under `/dev/` and `/proc/` (`/dev/stdout`, `/dev/null`) are
 ///   written in place, never replaced.
-/// - A new file gets the usual mode (0666 less the umask); a replaced file keeps its mode.
+/// - A new file gets the usual mode (0666 less the umask); a replaced file keeps its mode, and
+///   its owner and group where the user may give them (else standard error says so).
+/// - An existing file is replaced only if the user could write it (as `>` would refuse).
+/// - A hard link is split: the name given gets the new file, the file's other names keep the
+///   old contents (standard error says so).
 /// - The temporary file is removed if the run fails, is dropped without [`Output::finish`], or
 ///   is stopped by SIGINT, SIGTERM or SIGHUP (see [`cleanup_on_signals`]); the old file is then
 ///   left as it was.
@@ -75,6 +274,50 @@ pub enum Output {
         /// Keeps the temporary file's path in the list a signal cleans up.
         _guard: TempGuard,
     },
+}
+
+/// Gives the new copy of `target` the old file's owner and group, where the kernel lets the
+/// user, and says on standard error what could not be kept; also warns when `target` has other
+/// hard links, which the rename leaves with the old contents.
+fn keep_owner(tmp: &fs::File, old: &fs::Metadata, target: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let (uid, gid) = (old.uid(), old.gid());
+        let new = tmp.metadata().ok();
+        let same = |m: &fs::Metadata| (m.uid(), m.gid()) == (uid, gid);
+        if !new.as_ref().is_some_and(same)
+            && std::os::unix::fs::fchown(tmp, Some(uid), Some(gid)).is_err()
+        {
+            let _ = std::os::unix::fs::fchown(tmp, None, Some(gid));
+            if let Ok(m) = tmp.metadata() {
+                if m.uid() != uid {
+                    let _ = writeln!(
+                        io::stderr(),
+                        "shudu: note: {} belonged to user {uid}; the new file is yours (only \
+                         root can give a file away)",
+                        target.display()
+                    );
+                } else if m.gid() != gid {
+                    let _ = writeln!(
+                        io::stderr(),
+                        "shudu: note: {} was in group {gid}; the new file is in group {}",
+                        target.display(),
+                        m.gid()
+                    );
+                }
+            }
+        }
+        if old.nlink() > 1 {
+            let _ = writeln!(
+                io::stderr(),
+                "shudu: note: {} had {}; they keep the old contents (the new file replaces this \
+                 name only)",
+                target.display(),
+                shudu_core::error::counted((old.nlink() - 1) as usize, "other hard link")
+            );
+        }
+    }
 }
 
 /// Follows `path` through symbolic links (up to 40, as the kernel does) to the file a write
@@ -106,8 +349,8 @@ impl Output {
     /// temporary file beside the file `path` names (through symbolic links).
     pub fn create(path: Option<&Path>) -> Result<Output> {
         let p = match path {
-            None => return Ok(Output::stdout()),
-            Some(p) if p == Path::new("-") => return Ok(Output::stdout()),
+            None => return Output::stdout(),
+            Some(p) if p == Path::new("-") => return Output::stdout(),
             Some(p) => p,
         };
         let special = p.starts_with("/dev") || p.starts_with("/proc");
@@ -130,6 +373,16 @@ impl Output {
         if old.as_ref().is_some_and(|m| m.is_dir()) {
             anyhow::bail!("cannot write {}: it is a folder", p.display());
         }
+        if old.is_some() {
+            // Replace only a file the user could write in place, as `>` would: opened for
+            // writing (not truncated) to ask the kernel, which knows about root, ACLs and
+            // read-only mounts. A folder anyone may write must not let a user swap in a file of
+            // their own for root's.
+            fs::OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .with_context(|| format!("cannot write {}", target.display()))?;
+        }
         let mut builder = tempfile::Builder::new();
         builder.prefix(".shudu-");
         // A new file: 0666, less the umask (the kernel applies it to the mode given at
@@ -149,8 +402,11 @@ impl Output {
         files.push(tmp.path().to_path_buf());
         drop(files);
         let guard = TempGuard(tmp.path().to_path_buf());
-        // A replaced file keeps its mode.
+        // A replaced file keeps its owner and group where the user may give them (root may;
+        // anyone may give a group they belong to), then its mode (after, since a change of
+        // owner clears the set-id bits).
         if let Some(m) = old {
+            keep_owner(tmp.as_file(), &m, &target);
             tmp.as_file()
                 .set_permissions(m.permissions())
                 .with_context(|| format!("cannot set the mode of {}", target.display()))?;
@@ -162,8 +418,25 @@ impl Output {
         })
     }
 
-    fn stdout() -> Output {
-        Output::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout()))
+    fn stdout() -> Result<Output> {
+        check_stdout()?;
+        Ok(Output::Stdout(io::BufWriter::with_capacity(
+            1 << 16,
+            io::stdout(),
+        )))
+    }
+
+    /// Passes what was written on to standard output or a device now, so that a reader sees
+    /// each batch as it is done (`(echo P; sleep 3; echo P) | shudu solve`); a file's temporary
+    /// copy waits for [`Output::finish`].
+    pub fn flush_batch(&mut self) -> Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush().context("cannot write to standard output"),
+            Output::Special { file, target } => file
+                .flush()
+                .with_context(|| format!("cannot write {}", target.display())),
+            Output::File { .. } => Ok(()),
+        }
     }
 
     /// Writes all of `bytes`.
@@ -232,15 +505,38 @@ impl Drop for TempGuard {
     }
 }
 
+/// Whether signal `sig` was ignored when shudu started (`nohup` ignores SIGHUP; a script's
+/// background job, SIGINT): a handler would undo that, so such a signal is left alone. Read
+/// from the `SigIgn` mask of `/proc/self/status` (no unsafe code needed); false where there is
+/// no such file.
+pub fn ignored_at_start(sig: i32) -> bool {
+    static MASK: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let mask = *MASK.get_or_init(|| {
+        fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("SigIgn:"))
+                    .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+            })
+            .unwrap_or(0)
+    });
+    (1..=64).contains(&sig) && mask & (1 << (sig - 1)) != 0
+}
+
 /// On SIGINT, SIGTERM or SIGHUP, removes the temporary files being written and exits with 128
 /// plus the signal's number (130, 143, 129), as a shell reports a process the signal killed.
 /// Installed once, by the first output file; commands that write only to standard output keep
-/// the default handling.
+/// the default handling. A signal ignored at start stays ignored ([`ignored_at_start`]).
 pub fn cleanup_on_signals() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        let wanted: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+            .into_iter()
+            .filter(|&s| !ignored_at_start(s))
+            .collect();
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(wanted) else {
             return; // Without a handler the default action applies; nothing better to do.
         };
         let _ = std::thread::Builder::new()
@@ -256,6 +552,52 @@ pub fn cleanup_on_signals() {
                 }
             });
     });
+}
+
+/// Whether standard output was closed when shudu started (`shudu grids -n 5 >&-`).
+static STDOUT_CLOSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+/// Notes whether standard output was closed when shudu started. Rust's start-up code puts
+/// `/dev/null` (opened for reading and writing) in place of a closed standard output, so that
+/// output would vanish without a word; a shell's `> /dev/null` opens it for writing only, which
+/// tells the two apart (Linux's `/proc/self/fdinfo`; elsewhere nothing is noted).
+pub fn note_closed_stdout() {
+    let null = fs::read_link("/proc/self/fd/1").is_ok_and(|p| p == Path::new("/dev/null"));
+    let read_write = || {
+        fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("flags:"))
+                .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+                .is_some_and(|f| f & 0o3 == 0o2)
+        })
+    };
+    let _ = STDOUT_CLOSED.set(null && read_write());
+}
+
+/// An error if standard output was closed at start.
+fn check_stdout() -> Result<()> {
+    if STDOUT_CLOSED.get().copied().unwrap_or(false) {
+        anyhow::bail!("cannot write to standard output: it is closed (give -o FILE, or a pipe)");
+    }
+    Ok(())
+}
+
+/// Writes `text` to standard output and flushes; the error (a full disk, a closed standard
+/// output) is the caller's to report, where `print!` would panic.
+pub fn stdout_text(text: &str) -> Result<()> {
+    check_stdout()?;
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
+}
+
+/// Writes `text` to standard error as it is, in one call, ignoring failure: a closed or full
+/// standard error must not stop the work or lose the output (`eprint!` panics then).
+pub fn say(text: &str) {
+    if !text.is_empty() {
+        let _ = io::stderr().lock().write_all(text.as_bytes());
+    }
 }
 
 /// Whether the error chain holds a broken pipe (the reader went away: not a failure).

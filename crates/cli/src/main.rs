@@ -5,6 +5,24 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `eprintln!` without its panic: a closed or full standard error (`shudu -c 5 2>&1 | true`) is
+/// ignored, so that it never stops a run or loses its output. It shadows the standard macro in
+/// every module of the binary (macros defined before the `mod` lines are in scope in them).
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `println!` that gives the write's error (a full disk, a closed standard output) to the caller
+/// instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        crate::io::stdout_text(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod book;
 mod cmd;
 mod io;
@@ -62,6 +80,10 @@ pub mod exit {
 }
 
 fn main() -> ExitCode {
+    // Before anything opens a file, which could take a closed standard output's number.
+    io::note_closed_stdout();
+    // Which signals were ignored at start, read before any handler is installed.
+    io::ignored_at_start(0);
     let cli = Cli::parse();
     let result = match &cli.command {
         Some(Command::Grids(args)) => grids::run(args),

@@ -546,9 +546,8 @@ fn timeout_accepts_none_and_refuses_other_words() {
         .args(["generate", "--help"])
         .assert()
         .success()
-        .stdout(contains(
-            "Default 60s; for a --rating range starting at 10.0",
-        ))
+        .stdout(contains("Default 60s, given afresh for every 1024 puzzles"))
+        .stdout(contains("for a --rating range starting at 10.0"))
         .stdout(contains("10m"));
 }
 

@@ -78,7 +78,7 @@ impl fmt::Display for ParseErrorKind {
             }
             ParseErrorKind::WrongRowLength { row, found } => write!(
                 f,
-                "row {row} has {}; expected 9 (digits separated by single spaces, or 9 digits)",
+                "row {row} has {}; expected 9 (9 digits, each apart from the next by spaces or tabs, or all together)",
                 counted(*found, "cell")
             ),
             ParseErrorKind::ShortGrid(rows) => {

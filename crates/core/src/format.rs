@@ -257,6 +257,18 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The bytes read so far: where the next record (or the comment or blank lines before it)
+    /// starts. A caller that reads a stream piece by piece uses it to carry an incomplete last
+    /// record over to the next piece.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// The lines read so far (the last one's number).
+    pub fn lines_read(&self) -> usize {
+        self.line
+    }
+
     /// The next line without its end-of-line bytes, and its 1-based number.
     fn next_line(&mut self) -> Option<(&'a [u8], usize)> {
         if self.pos >= self.text.len() {
@@ -528,15 +540,35 @@ impl<'a> Reader<'a> {
 }
 
 /// Whether `body` (no leading blanks) looks like one row of a block grid: 9 cells, either
-/// adjacent or separated by single spaces.
+/// adjacent or each separated from the next by spaces or tabs (one or several: files typed by
+/// hand or exported from spreadsheets use both).
 fn is_grid_row(body: &[u8]) -> bool {
     let cell = |b: &u8| b.is_ascii_digit() || *b == b'.';
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
     match body.len() {
         9 => body.iter().all(cell),
         17 => body
             .iter()
             .enumerate()
-            .all(|(i, b)| if i % 2 == 0 { cell(b) } else { *b == b' ' }),
+            .all(|(i, b)| if i % 2 == 0 { cell(b) } else { blank(b) }),
+        n if n > 17 => {
+            let mut cells = 0;
+            let mut after_cell = false;
+            for b in body {
+                if cell(b) {
+                    if after_cell {
+                        return false; // two adjacent cells in a spaced row
+                    }
+                    cells += 1;
+                    after_cell = true;
+                } else if blank(b) {
+                    after_cell = false;
+                } else {
+                    return false;
+                }
+            }
+            cells == 9
+        }
         _ => false,
     }
 }
@@ -641,6 +673,24 @@ mod tests {
     }
 
     #[test]
+    fn reads_grid_rows_apart_by_tabs_or_several_spaces() {
+        let p: Puzzle = P.parse().unwrap();
+        let mut spaced = Vec::new();
+        Format::Grid.write(&mut spaced, 0, &p);
+        let spaced = String::from_utf8(spaced).unwrap();
+        for sep in ["\t", "  ", " \t "] {
+            let text = spaced.replace(' ', sep);
+            let recs = read_all(&text);
+            assert_eq!(recs.len(), 1, "{sep:?}");
+            assert_eq!(recs[0].as_ref().expect("reads").puzzle, p, "{sep:?}");
+        }
+        // Cells together in one place and apart in another are still refused.
+        let mixed = spaced.replacen("5 3", "53", 1);
+        let err = read_all(&mixed).remove(0).unwrap_err();
+        assert!(err.to_string().starts_with("puzzle 1, line 1"), "{err}");
+    }
+
+    #[test]
     fn line_round_trip() {
         round_trip(Format::Line);
     }
@@ -716,7 +766,7 @@ mod tests {
         assert_eq!(r.len(), 2, "{r:?}");
         assert_eq!(
             r[0].as_ref().unwrap_err().to_string(),
-            "puzzle 1, line 2: row 2 has 3 cells; expected 9 (digits separated by single spaces, or 9 digits)"
+            "puzzle 1, line 2: row 2 has 3 cells; expected 9 (9 digits, each apart from the next by spaces or tabs, or all together)"
         );
         assert_eq!(r[1].as_ref().unwrap().puzzle.givens(), 1);
     }

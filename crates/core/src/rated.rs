@@ -470,7 +470,25 @@ fn rated<R: RngCore>(
             return None;
         }
         *grids += 1;
-        let Some(g) = generate_one(&base, rng) else {
+        // Each draw aims at one count of a givens range, drawn as a plain batch's items are
+        // (`GenerateConfig::for_item`), and its search keeps to that count: digging to the
+        // range as it is stops at its low end, and the search then stays near there, so a
+        // batch would not spread over the range. A count where the rating is rare just fails
+        // its draw; the next draw aims again.
+        let drawn;
+        let config = match base.givens {
+            Some((a, b)) if a < b && base.unique && !base.minimal => {
+                drawn = RatedConfig {
+                    base: base.for_item(rng),
+                    rating: config.rating,
+                    needs: config.needs.clone(),
+                    without: config.without,
+                };
+                &drawn
+            }
+            _ => config,
+        };
+        let Some(g) = generate_one(&config.base, rng) else {
             continue;
         };
         let search = Search::new(config, &target, orbits, g);

@@ -3,7 +3,6 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -12,7 +11,7 @@ use clap::Args;
 use rayon::prelude::*;
 use shudu_core::canon::{canonical_board, Canonical, PuzzleCanonicalizer};
 use shudu_core::error::counted;
-use shudu_core::format::{Reader, Record};
+use shudu_core::format::Record;
 use shudu_core::{ParseError, Puzzle};
 
 use crate::exit;
@@ -21,8 +20,9 @@ use crate::io::{self, Output};
 /// Arguments of `shudu canon`.
 #[derive(Args, Debug)]
 pub struct CanonArgs {
-    /// The file to read (any format, detected); `-` or nothing reads standard input.
-    #[arg(value_name = "FILE")]
+    /// The file to read (any format, detected), or one puzzle of 81 characters; `-` or nothing
+    /// reads standard input.
+    #[arg(value_name = "FILE|PUZZLE")]
     input: Option<PathBuf>,
     /// Print only the first board of each class (equivalence under the Sudoku symmetries), and
     /// say on standard error how many were dropped.
@@ -50,17 +50,13 @@ const BATCH: usize = 1 << 14;
 /// Runs `shudu canon`.
 pub fn run(args: &CanonArgs) -> Result<ExitCode> {
     io::set_threads(args.threads, usize::MAX)?;
-    let text = io::read_input(args.input.as_deref())?;
+    let input = io::RecordStream::open_or_puzzle(args.input.as_deref())?;
+    let name = input.name().to_string();
     let mut out = Output::create(args.output.as_deref())?;
     let mut seen: HashSet<Puzzle> = HashSet::new();
     let (mut boards, mut dropped, mut unreadable) = (0usize, 0usize, 0usize);
-    let mut reader = Reader::new(&text);
     let mut buf = String::new();
-    loop {
-        let batch: Vec<Result<Record, ParseError>> = reader.by_ref().take(BATCH).collect();
-        if batch.is_empty() {
-            break;
-        }
+    let records = input.for_each_batch(BATCH, |batch| {
         let forms: Vec<Result<(Record, Canonical<Puzzle>), ParseError>> = batch
             .into_par_iter()
             .map_init(PuzzleCanonicalizer::new, |canon, r| {
@@ -103,12 +99,20 @@ pub fn run(args: &CanonArgs) -> Result<ExitCode> {
             }
             buf.push('\n');
         }
-        if !problems.is_empty() {
-            let _ = std::io::stderr().lock().write_all(problems.as_bytes());
-        }
+        io::say(&problems);
         out.write_all(buf.as_bytes())?;
+        out.flush_batch()
+    })?;
+    if records == 0 {
+        drop(out);
+        anyhow::bail!("{name} holds no puzzle; nothing written");
     }
-    out.finish()?;
+    if boards == 0 {
+        // Nothing but unreadable records: an output file keeps what it had.
+        out.abandon()?;
+    } else {
+        out.finish()?;
+    }
     if args.dedupe {
         eprintln!(
             "shudu: {} read, {} kept (one a class), {dropped} dropped as equivalent to an earlier \

@@ -155,27 +155,32 @@ pub fn run(args: &CompatArgs) -> Result<ExitCode> {
         // Open first: a missing or unreadable file leaves sudoku.txt untouched. A regular file
         // is streamed by the fast path (a wave of records at a time into one reused buffer:
         // reading 163 MB into fresh memory was the run's one long single-threaded stretch);
-        // standard input or a device is read whole first.
-        let (mut source, len) = open_source(path)?;
-        let mut out = Output::create(Some(Path::new(OUTPUT)))?;
-        let summary = match solve_assignment_stream(&mut source, len, path, &mut out)? {
-            Some(summary) => summary,
+        // standard input or a device goes to the general reader, which streams too.
+        let name = if path == Path::new("-") {
+            "standard input".to_string()
+        } else {
+            path.display().to_string()
+        };
+        let fast = match open_file(path)? {
+            Some((mut file, len)) => {
+                let mut out = Output::create(Some(Path::new(OUTPUT)))?;
+                solve_assignment_stream(&mut file, len, path, &mut out)?.map(|s| (s, out))
+            }
+            None => None,
+        };
+        let (summary, out) = match fast {
+            Some(done) => done,
             None => {
                 // Not (all) in the assignment's exact layout: the general reader, which detects
                 // every format and names each bad record. Nothing of the fast path is kept.
-                drop(out);
-                let text = match source {
-                    Source::Memory(bytes) => bytes.into_inner(),
-                    Source::File(file) => {
-                        drop(file);
-                        io::read_input(Some(path))?
-                    }
-                };
-                out = Output::create(Some(Path::new(OUTPUT)))?;
-                crate::cmd::solve::solve_all(&text, &mut out, FormatArg::Grid.into(), false)?
+                let input = io::RecordStream::open(Some(path))?;
+                let mut out = Output::create(Some(Path::new(OUTPUT)))?;
+                let summary =
+                    crate::cmd::solve::solve_all(input, &mut out, FormatArg::Grid.into(), false)?;
+                (summary, out)
             }
         };
-        summary.finish(out)?;
+        summary.finish(out, &name)?;
         if summary.readable() > 0 {
             eprintln!(
                 "shudu: wrote {} to {OUTPUT} ({} solved)",
@@ -213,6 +218,23 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
     let givens = args
         .blanks
         .map_or(default_givens, |(a, b)| (81 - b, 81 - a));
+    // In blanks, as -r counts them (the core's own message counts givens).
+    if let (Some(band), Some((a, b)), Some(m)) = (band, args.blanks, args.level) {
+        let most = shudu_core::rated::most_givens(band.range());
+        if 81 - b > most {
+            bail!(
+                "-m {m} -r {a}~{b}: no {} puzzle with {b} or fewer blanks is known ({} puzzles \
+                 need many blanks; shudu's search has found none with fewer than {}); ask for \
+                 at least {} blanks, e.g. -r {}~{}",
+                band.name(),
+                band.name(),
+                81 - most,
+                81 - most,
+                (81 - most).max(a),
+                (81 - most).max(b).min(55)
+            );
+        }
+    }
     let job = Job {
         config: GenerateConfig {
             givens: Some(givens),
@@ -228,6 +250,7 @@ fn puzzles(args: &CompatArgs, n: usize) -> Result<ExitCode> {
         items: 0..n,
         seed: args.seed.unwrap_or_else(rand::random),
         timeout: Some(BUDGET),
+        renew: Some(crate::cmd::generate::renew_every()),
     };
     crate::cmd::generate::write_to(&job, FormatArg::Grid.into(), Path::new(OUTPUT))
 }
@@ -331,40 +354,19 @@ struct Answers {
     invalid: usize,
 }
 
-/// Where `-s` reads from: an open regular file, or standard input (or a device) read whole,
-/// whose bytes are also kept for the general reader.
-enum Source {
-    File(std::fs::File),
-    Memory(std::io::Cursor<Vec<u8>>),
-}
-
-impl std::io::Read for Source {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self {
-            Source::File(f) => f.read(buf),
-            Source::Memory(m) => m.read(buf),
-        }
-    }
-}
-
-/// Opens `-s`'s input: a regular file stays open to be streamed (with its length); anything
-/// else (`-`, a pipe, a device) is read whole, and its bytes stay in the [`Source`] for the
-/// general reader too.
-fn open_source(path: &Path) -> Result<(Source, u64)> {
+/// Opens `-s`'s input for the fast path: a regular file, with its length; `None` for anything
+/// else (`-`, a pipe, a device), which the general reader streams.
+fn open_file(path: &Path) -> Result<Option<(std::fs::File, u64)>> {
     use anyhow::Context as _;
-    if path != Path::new("-") {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let meta = file
-            .metadata()
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        if meta.is_file() {
-            return Ok((Source::File(file), meta.len()));
-        }
+    if path == Path::new("-") {
+        return Ok(None);
     }
-    let text = io::read_input(Some(path))?;
-    let len = text.len() as u64;
-    Ok((Source::Memory(std::io::Cursor::new(text)), len))
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(meta.is_file().then_some((file, meta.len())))
 }
 
 /// `-s`'s fast path, for an input wholly in the assignment's layout (what `-c` writes, puzzles

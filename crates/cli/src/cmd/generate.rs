@@ -22,6 +22,13 @@ use shudu::args::{
 
 /// Arguments of `shudu generate`.
 #[derive(Args, Debug)]
+// The layout flags lay out the --print book: without --print they would do nothing.
+#[command(group(
+    clap::ArgGroup::new("layout")
+        .args(["per_page", "paper", "title", "answers"])
+        .multiple(true)
+        .requires("print")
+))]
 pub struct GenerateArgs {
     /// How many puzzles to make. They are written in order as they are found, with memory
     /// bounded by the thread count, so any count works.
@@ -29,8 +36,9 @@ pub struct GenerateArgs {
           required_unless_present = "list_techniques")]
     count: Option<u64>,
     /// Make only shard I (from 0) of N of the batch: shards 0/N to N-1/N of one --seed,
-    /// concatenated in order, are exactly the output of one run.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    /// concatenated in order, are exactly the output of one run. Needs --seed (shards of
+    /// different seeds do not combine).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, requires = "seed")]
     shard: Option<Shard>,
     /// Exactly K givens (17 to 81), or a range A..B.
     #[arg(long, value_name = "K|A..B", value_parser = parse_givens)]
@@ -94,10 +102,12 @@ pub struct GenerateArgs {
     output: Option<PathBuf>,
     /// Stop searching after this long (e.g. 30s, 500ms, 2m, 1h; a bare number is seconds), write
     /// what was found and say "found M of N". `none` searches until every puzzle is found, which
-    /// for 17 or 18 givens may be never. Default 60s; for a --rating range starting at 10.0 or
-    /// more (nested forcing chains) 10m: without a symmetry such a puzzle takes about a second
-    /// of one core (11.0 and up: several seconds), with one it may take minutes or not be found
-    /// (BENCHMARKS.md, "The top of the difficulty scale").
+    /// for 17 or 18 givens may be never. Default 60s, given afresh for every 1024 puzzles (64 a
+    /// thread when there are more threads), so a bulk job that keeps finding puzzles runs to
+    /// the end; for a --rating range starting at 10.0 or more (nested forcing chains) 10m:
+    /// without a symmetry such a puzzle takes about a second of one core (11.0 and up: several
+    /// seconds), with one it may take minutes or not be found (BENCHMARKS.md, "The top of the
+    /// difficulty scale").
     #[arg(long, value_name = "DURATION|none", value_parser = parse_timeout)]
     timeout: Option<Timeout>,
     /// `--unique false`: plain random digging to --givens without the uniqueness check (the
@@ -141,11 +151,14 @@ fn parse_band(s: &str) -> std::result::Result<Band, String> {
 /// Runs `shudu generate`.
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     if args.list_techniques {
-        print!("{}", shudu_core::needs::catalogue());
+        io::stdout_text(&shudu_core::needs::catalogue())?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.print.is_some() && !args.unique {
         anyhow::bail!("--print needs puzzles with one solution: drop --unique false");
+    }
+    if let Some(path) = &args.print {
+        super::print::check_layout(&args.layout, super::print::guess_format(path), path)?;
     }
     let count = args
         .count
@@ -170,6 +183,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             .fold(TechniqueSet::EMPTY, |a, b| a | b),
         items: args.shard.unwrap_or(Shard::ALL).items(count),
         seed: args.seed.unwrap_or_else(rand::random),
+        renew: args.timeout.is_none().then(renew_every),
         timeout: args.timeout.map_or_else(
             || {
                 let nested = args.rating.is_some_and(|(lo, _)| lo >= vicinity::PLUS_FROM);
@@ -224,7 +238,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         }
     }
     if args.stats {
-        eprint!("{}", stats.report(&summary, &job));
+        io::say(&stats.report(&summary, &job));
     }
     Ok(job.report(&summary))
 }
@@ -246,6 +260,16 @@ pub struct Job {
     pub seed: u64,
     /// The time budget.
     pub timeout: Option<Duration>,
+    /// `Some(k)`: the budget is the default one, and starts again for every `k` items, so a
+    /// bulk job that keeps finding puzzles never stops at it; it stops a search that finds
+    /// none of `k` in the budget. `None`: one budget for the whole run (`--timeout`).
+    pub renew: Option<usize>,
+}
+
+/// Items a default budget covers before it starts again ([`Job::renew`]); at least this many,
+/// and 64 a worker thread.
+pub fn renew_every() -> usize {
+    (64 * rayon::current_num_threads()).max(1024)
 }
 
 impl Job {
@@ -302,26 +326,52 @@ impl Job {
         // Generation can be slow (few givens, hard bands): a bar for any count.
         let bar = io::progress(self.items.len() as u64, "puzzles", 1);
         let progress = |k: usize| bar.inc(k as u64);
-        let summary = match self.rated() {
-            // A rating asked for: the rated search (local search on the givens for rare
-            // bands), which grades as it goes.
-            Some(config) => generate_rated_stream(
-                &config,
-                self.items.clone(),
-                self.seed,
-                self.timeout,
-                &progress,
-                &mut |i, (g, _)| emit(i, &g),
-            )?,
-            None => generate_stream(
-                &self.config,
-                self.items.clone(),
-                self.seed,
-                self.timeout,
-                &progress,
-                &mut |i, g| emit(i, &g),
-            )?,
+        let rated = self.rated();
+        let slice = self.renew.unwrap_or(usize::MAX).max(1);
+        let mut summary = StreamSummary {
+            found: 0,
+            requested: 0,
+            attempts: 0,
+            timed_out: false,
+            elapsed: Duration::ZERO,
         };
+        let mut from = self.items.start;
+        // One slice of items at a time, each with the budget afresh (one slice for all
+        // without `renew`). Item `i` is made from its own seed, so slices give exactly the
+        // output of one run.
+        while from < self.items.end {
+            let items = from..from.saturating_add(slice).min(self.items.end);
+            from = items.end;
+            let part = match &rated {
+                // A rating asked for: the rated search (local search on the givens for rare
+                // bands), which grades as it goes.
+                Some(config) => generate_rated_stream(
+                    config,
+                    items,
+                    self.seed,
+                    self.timeout,
+                    &progress,
+                    &mut |i, (g, _)| emit(i, &g),
+                )?,
+                None => generate_stream(
+                    &self.config,
+                    items,
+                    self.seed,
+                    self.timeout,
+                    &progress,
+                    &mut |i, g| emit(i, &g),
+                )?,
+            };
+            summary.found += part.found;
+            summary.requested += part.requested;
+            summary.attempts += part.attempts;
+            summary.elapsed += part.elapsed;
+            if part.found < part.requested {
+                summary.timed_out = part.timed_out;
+                summary.requested += self.items.end - from;
+                break;
+            }
+        }
         bar.finish_and_clear();
         Ok(summary)
     }
@@ -335,10 +385,13 @@ impl Job {
         let (found, asked) = (batch.found, batch.requested);
         match self.timeout {
             Some(budget) if batch.timed_out => eprintln!(
-                "shudu: found {found} of {}: the time budget of {} ran out \
+                "shudu: found {found} of {}: the time budget of {}{} ran out \
                  (--timeout sets it; --timeout none searches without limit)",
                 shudu_core::error::counted(asked, "puzzle"),
-                show_duration(budget)
+                show_duration(budget),
+                self.renew.map_or_else(String::new, |k| format!(
+                    " (the default, given afresh for every {k} puzzles)"
+                ))
             ),
             _ => eprintln!(
                 "shudu: found {found} of {}: the search gave up after trying {} \
@@ -544,4 +597,41 @@ pub fn write_to(job: &Job, format: Format, path: &Path) -> Result<ExitCode> {
         );
     }
     Ok(job.report(&summary))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job whose whole batch takes far longer than its budget, but each slice of which takes
+    /// far less: with the budget given afresh for every slice, every puzzle is found.
+    #[test]
+    fn a_renewed_budget_lets_a_job_that_keeps_finding_puzzles_finish() {
+        let job = |renew| Job {
+            config: GenerateConfig {
+                givens: Some((25, 25)),
+                symmetry: Symmetry::None,
+                minimal: false,
+                unique: true,
+                band: None,
+                automorphic: false,
+            },
+            rating: None,
+            needs: Vec::new(),
+            without: TechniqueSet::EMPTY,
+            items: 0..3000,
+            seed: 7,
+            timeout: Some(Duration::from_millis(20)),
+            renew,
+        };
+        let start = std::time::Instant::now();
+        let once = job(None).run(&mut |_, _| Ok(())).unwrap();
+        if start.elapsed() < Duration::from_millis(20) {
+            // A machine fast enough to make them all in one budget shows nothing here.
+            return;
+        }
+        assert!(once.found < 3000, "{once:?}");
+        let renewed = job(Some(16)).run(&mut |_, _| Ok(())).unwrap();
+        assert_eq!(renewed.found, 3000, "{renewed:?}");
+    }
 }

@@ -85,15 +85,12 @@ fn record_line(rec: &shudu_core::format::Record) -> String {
 /// Runs `shudu grade`.
 pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
     io::set_threads(args.threads, usize::MAX)?;
-    let text = io::read_input_or_puzzle(args.input.as_deref())?;
+    let input = io::RecordStream::open_or_puzzle(args.input.as_deref())?;
+    let name = input.name().to_string();
     let mut out = Output::create(args.output.as_deref())?;
     let mut worst = exit::OK;
-    let mut reader = Reader::new(&text);
-    loop {
-        let batch: Vec<_> = reader.by_ref().take(4096).collect();
-        if batch.is_empty() {
-            break;
-        }
+    let mut readable = 0usize;
+    let records = input.for_each_batch(4096, |batch| {
         let graded: Vec<_> = batch
             .into_par_iter()
             .map(|r| {
@@ -109,7 +106,9 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
             })
             .collect();
         let mut buf = String::new();
+        let mut problems = String::new();
         for item in graded {
+            readable += usize::from(item.is_ok());
             let record = match item {
                 Ok((rec, Outcome::Graded(g))) => GradeRecord {
                     number: rec.number,
@@ -135,7 +134,8 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
                     } else {
                         "more than one solution"
                     };
-                    eprintln!(
+                    let _ = writeln!(
+                        problems,
                         "shudu: puzzle {}, line {}: {why}; only puzzles with one solution are rated",
                         rec.number, rec.line
                     );
@@ -155,7 +155,7 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
                 }
                 Err(e) => {
                     worst = exit::INPUT;
-                    eprintln!("shudu: {e}");
+                    let _ = writeln!(problems, "shudu: {e}");
                     GradeRecord {
                         number: e.puzzle,
                         line: e.line,
@@ -185,9 +185,20 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
                 }
             }
         }
+        io::say(&problems);
         out.write_all(buf.as_bytes())?;
+        out.flush_batch()
+    })?;
+    if records == 0 {
+        drop(out);
+        bail!("{name} holds no puzzle; nothing written");
     }
-    out.finish()?;
+    if readable == 0 {
+        // Nothing but unreadable records: an output file keeps what it had.
+        out.abandon()?;
+    } else {
+        out.finish()?;
+    }
     Ok(ExitCode::from(worst))
 }
 
@@ -454,19 +465,19 @@ pub fn run_hint(args: &HintArgs) -> Result<ExitCode> {
         let missing = shudu_core::logic::marks_missing_solution(&position, marks, &solution);
         if !missing.is_empty() {
             let cells: Vec<String> = missing.iter().map(ToString::to_string).collect();
-            println!(
+            outln!(
                 "1. Technique: Missing pencil mark\n2. Where: the marks in {}\n3. The marks in {} \
                  leave out the digit that belongs there: put every candidate back in {} and ask again.",
                 cells.join(", "),
                 cells.join(", "),
                 if cells.len() == 1 { "it" } else { "them" }
-            );
+            )?;
             return Ok(ExitCode::from(exit::NOT_UNIQUE));
         }
     }
     let board = Board::from_position(&position, &position, marks.as_ref());
     if board.is_solved() {
-        println!("The grid is complete and correct.");
+        outln!("The grid is complete and correct.")?;
         return Ok(ExitCode::SUCCESS);
     }
     // SE's next step, or a named technique (skyscraper, W-Wing, ...) where SE would rate it no

@@ -16,13 +16,15 @@ use crate::io::{self, FormatArg, Output};
 pub struct GridsArgs {
     /// How many grids to make; all are distinct. They are written as they are made, with memory
     /// bounded by the thread count, so any count works (up to one grid per first band:
-    /// 948,109,639,680, or a ninth of that with --first-digit).
+    /// 948,109,639,680, or a ninth of that with --first-digit). --uniform and
+    /// --distinct-classes are the exception: they remember every grid (about 170 bytes each),
+    /// so they take at most 10,000,000.
     #[arg(short = 'n', long = "count", value_parser = clap::value_parser!(u64).range(1..))]
     count: u64,
     /// Make only shard I (from 0) of N of the batch: shards 0/N to N-1/N of one --seed,
     /// concatenated in order, are exactly the output of one run, and all distinct (each grid's
-    /// first band comes from its position in the batch, never repeated).
-    #[arg(long, value_name = "I/N", value_parser = shudu::args::parse_shard)]
+    /// first band comes from its position in the batch, never repeated). Needs --seed.
+    #[arg(long, value_name = "I/N", value_parser = shudu::args::parse_shard, requires = "seed")]
     shard: Option<shudu::args::Shard>,
     /// Seed of the random generator: the same seed gives the same grids, whatever --threads.
     /// Random when omitted.
@@ -53,6 +55,10 @@ pub struct GridsArgs {
     threads: Option<usize>,
 }
 
+/// The most grids --uniform and --distinct-classes make in one run: they keep a set of every
+/// grid (or class) made, measured at 336 MB for 2,000,000, so 10,000,000 needs about 1.7 GB.
+const REMEMBERED_MAX: u64 = 10_000_000;
+
 /// Runs `shudu grids`.
 pub fn run(args: &GridsArgs) -> Result<ExitCode> {
     let max = shudu_core::grids::max_batch(args.first_digit);
@@ -65,6 +71,20 @@ pub fn run(args: &GridsArgs) -> Result<ExitCode> {
             } else {
                 ""
             }
+        );
+    }
+    if (args.uniform || args.distinct_classes) && args.count > REMEMBERED_MAX {
+        anyhow::bail!(
+            "-n {}: {} remembers every grid to keep them distinct (about 170 bytes each, {} MB \
+             here), so it takes at most {REMEMBERED_MAX}; run several batches with different \
+             seeds and `shudu canon --dedupe` them, or drop the flag",
+            args.count,
+            if args.uniform {
+                "--uniform"
+            } else {
+                "--distinct-classes"
+            },
+            args.count.saturating_mul(170) / 1_000_000
         );
     }
     let items = args

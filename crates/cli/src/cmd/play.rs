@@ -29,15 +29,18 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         .thread_name("shudu-play")
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(serve(args))?;
+    let signal = runtime.block_on(serve(args))?;
     // Grading still running for a client that asked before the shutdown stops at its next step
     // or budget; do not wait for it to exit.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
-    println!("shudu play: stopped");
-    Ok(ExitCode::SUCCESS)
+    // The reader may be gone (`shudu play | head -1`): nothing to tell then.
+    let _ = outln!("shudu play: stopped");
+    // As a shell reports a process the signal ended: 130 for SIGINT, 143 for SIGTERM.
+    Ok(ExitCode::from(128 + signal as u8))
 }
 
-async fn serve(args: &PlayArgs) -> anyhow::Result<()> {
+/// Serves until a stop signal; returns its number.
+async fn serve(args: &PlayArgs) -> anyhow::Result<i32> {
     let host = args.host.trim_start_matches('[').trim_end_matches(']');
     let listener = tokio::net::TcpListener::bind((host, args.port))
         .await
@@ -46,12 +49,12 @@ async fn serve(args: &PlayArgs) -> anyhow::Result<()> {
         .local_addr()
         .context("cannot read the bound address")?;
     let url = url_for(addr);
-    println!("shudu play: serving the game at {url}  (Ctrl+C to stop)");
+    outln!("shudu play: serving the game at {url}  (Ctrl+C to stop)")?;
     if !addr.ip().is_loopback() {
-        println!(
+        outln!(
             "note: listening on {}, so other machines can reach the game",
             addr.ip()
-        );
+        )?;
     }
     if args.open {
         open_browser(&url);
@@ -59,38 +62,47 @@ async fn serve(args: &PlayArgs) -> anyhow::Result<()> {
     let app = shudu_web::router(shudu_web::AppState::new(shudu_web::PoolConfig::default()));
     // Slow headers and idle connections time out, open connections are capped, and shutdown
     // (Ctrl+C or SIGTERM) gives requests in flight 1.5 s (issue 12, items 15 and 16).
+    let received = std::sync::Arc::new(std::sync::atomic::AtomicI32::new(0));
     shudu_web::serve(
         listener,
         app,
         shudu_web::ServeConfig::default(),
-        stop_signal(),
+        stop_signal(received.clone()),
     )
     .await;
-    Ok(())
+    Ok(received.load(std::sync::atomic::Ordering::SeqCst))
 }
 
-/// Completes on Ctrl+C (SIGINT) or SIGTERM; if no handler can be installed, never.
-async fn stop_signal() {
+/// Completes on Ctrl+C (SIGINT) or SIGTERM, and stores which in `received`; if no handler can
+/// be installed, never. A signal ignored when shudu started (`nohup`, a script's background
+/// job) stays ignored.
+async fn stop_signal(received: std::sync::Arc<std::sync::atomic::AtomicI32>) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
     let term = async {
         #[cfg(unix)]
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+        if crate::io::ignored_at_start(SIGTERM) {
+            std::future::pending::<()>().await;
+        } else {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
             }
-            Err(_) => std::future::pending::<()>().await,
         }
         #[cfg(not(unix))]
         std::future::pending::<()>().await;
     };
     let int = async {
-        if tokio::signal::ctrl_c().await.is_err() {
+        if crate::io::ignored_at_start(SIGINT) || tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
     };
-    tokio::select! {
-        () = term => {}
-        () = int => {}
-    }
+    let signal = tokio::select! {
+        () = term => SIGTERM,
+        () = int => SIGINT,
+    };
+    received.store(signal, std::sync::atomic::Ordering::SeqCst);
 }
 
 /// The URL a browser on this machine should open: an unspecified address (0.0.0.0, ::) is

@@ -73,8 +73,60 @@ pub struct PrintArgs {
     layout: LayoutArgs,
 }
 
+/// Refuses what cannot be printed before any work: a title too long for a line even shrunk,
+/// a format that the output's name contradicts (`--format svg -o book.pdf` would write SVG
+/// images named `book-001.pdf`); warns for characters of the title no font draws.
+pub fn check_layout(layout: &LayoutArgs, format: PrintFormat, path: &Path) -> Result<()> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match (format, ext.as_deref()) {
+        (PrintFormat::Svg, Some("pdf")) => bail!(
+            "--format svg writes SVG images, but {} names a PDF: give -o NAME.svg, or drop \
+             --format svg for a PDF book",
+            path.display()
+        ),
+        (PrintFormat::Pdf, Some("svg")) => bail!(
+            "--format pdf writes a PDF book, but {} names an SVG image: give -o NAME.pdf, or \
+             drop --format pdf for SVG images",
+            path.display()
+        ),
+        _ => {}
+    }
+    if let Some(title) = &layout.title {
+        book::title_size(title, layout.paper)?;
+        if layout.answers {
+            book::title_size(&format!("{title}: answers"), layout.paper)?;
+        }
+        let missing = book::undrawable(title);
+        if !missing.is_empty() {
+            let shown: Vec<String> = missing
+                .iter()
+                .map(|c| format!("'{c}' (U+{:04X})", u32::from(*c)))
+                .collect();
+            eprintln!(
+                "shudu: warning: no font here draws {} of the title: {} as empty boxes \
+                 (install a font that has them, e.g. Debian's fonts-noto-cjk, or name one with \
+                 SHUDU_FONT=FILE)",
+                shown.join(", "),
+                if missing.len() == 1 {
+                    "it prints"
+                } else {
+                    "they print"
+                }
+            );
+        }
+        if format == PrintFormat::Svg {
+            eprintln!("shudu: note: SVG images have no title; --title is for the PDF book");
+        }
+    }
+    Ok(())
+}
+
 /// Runs `shudu print`.
 pub fn run(args: &PrintArgs) -> Result<ExitCode> {
+    let format = args.format.unwrap_or_else(|| guess_format(&args.output));
+    check_layout(&args.layout, format, &args.output)?;
     let text = io::read_input_or_puzzle(args.input.as_deref())?;
     let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
     let mut puzzles = Vec::new();
@@ -135,7 +187,6 @@ pub fn run(args: &PrintArgs) -> Result<ExitCode> {
         eprintln!("shudu: nothing written");
         return Ok(ExitCode::from(exit::NOT_UNIQUE));
     }
-    let format = args.format.unwrap_or_else(|| guess_format(&args.output));
     write_book(entries(book, args.rate), &args.layout, format, &args.output)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
 use shudu_core::error::counted;
-use shudu_core::format::{Format, Reader, Record};
+use shudu_core::format::{Format, Record};
 use shudu_core::solver::{solve_unique_marked, Solutions};
 use shudu_core::{ParseError, Puzzle};
 
@@ -40,10 +40,11 @@ pub struct SolveArgs {
 /// Runs `shudu solve`.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     io::set_threads(args.threads, usize::MAX)?;
-    let text = io::read_input_or_puzzle(args.input.as_deref())?;
+    let input = io::RecordStream::open_or_puzzle(args.input.as_deref())?;
+    let name = input.name().to_string();
     let mut out = Output::create(args.output.as_deref())?;
-    let summary = solve_all(&text, &mut out, args.format.into(), args.any)?;
-    summary.finish(out)?;
+    let summary = solve_all(input, &mut out, args.format.into(), args.any)?;
+    summary.finish(out, &name)?;
     Ok(summary.exit_code())
 }
 
@@ -68,7 +69,16 @@ impl Summary {
 
     /// Puts the output in place, unless no record could be read: then the run produced nothing
     /// useful and an output file is left as it was.
-    pub fn finish(&self, out: Output) -> Result<()> {
+    ///
+    /// # Errors
+    ///
+    /// An input with no record at all (`name` says which: an empty file is a mistake, not a
+    /// batch of nothing), or a write error.
+    pub fn finish(&self, out: Output, name: &str) -> Result<()> {
+        if self.readable() + self.invalid == 0 {
+            drop(out);
+            anyhow::bail!("{name} holds no puzzle; nothing written");
+        }
         if self.readable() == 0 {
             out.abandon()
         } else {
@@ -112,35 +122,31 @@ fn problem_at(out: &mut String, number: usize, line: usize) {
 /// sets with one thread (BENCHMARKS.md), and 1,024 no faster.
 const BATCH: usize = 1 << 12;
 
-/// Solves every record of `text` and writes one output record for each input record, in input
+/// Solves every record of `input` and writes one output record for each input record, in input
 /// order, so that answer `k` always belongs to puzzle `k`: the solution of a puzzle with exactly
 /// one; the puzzle back unchanged for one with none or several (with `any`, one of the several
 /// solutions); an empty grid for a record that cannot be read. In JSON each record carries its
 /// status. Problems go to standard error, one line each, naming the puzzle and its line.
-pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Result<Summary> {
+pub fn solve_all(
+    input: io::RecordStream,
+    out: &mut Output,
+    format: Format,
+    any: bool,
+) -> Result<Summary> {
     let mut summary = Summary::default();
-    let mut reader = Reader::new(text);
     let mut written = 0;
     let mut buf = Vec::with_capacity(BATCH * 180);
-    let mut next: Vec<Result<Record, ParseError>> = reader.by_ref().take(BATCH).collect();
-    while !next.is_empty() {
-        // Solve this batch on the pool while one thread reads the next.
-        let batch = std::mem::take(&mut next);
-        let (solved, following) = rayon::join(
-            || -> Vec<Result<(Record, Solutions), ParseError>> {
-                batch
-                    .into_par_iter()
-                    .map(|r| {
-                        r.map(|rec| {
-                            let s = solve_unique_marked(&rec.puzzle, rec.marks.as_deref());
-                            (rec, s)
-                        })
-                    })
-                    .collect()
-            },
-            || reader.by_ref().take(BATCH).collect(),
-        );
-        next = following;
+    // Solve each batch on the pool while the reading thread reads the next.
+    input.for_each_batch(BATCH, |batch| {
+        let solved: Vec<Result<(Record, Solutions), ParseError>> = batch
+            .into_par_iter()
+            .map(|r| {
+                r.map(|rec| {
+                    let s = solve_unique_marked(&rec.puzzle, rec.marks.as_deref());
+                    (rec, s)
+                })
+            })
+            .collect();
         buf.clear();
         // Problems of the batch, written at once: standard error is unbuffered, and a line
         // each would be a system call each (most of the run's time on a file of 50,000
@@ -188,6 +194,15 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
                 };
                 serde_json::to_writer(&mut buf, &record)?;
                 buf.push(b'\n');
+            } else if let (None, Some(marks), Format::Line | Format::Marks) = (
+                &solution,
+                rec.as_ref().and_then(|r| r.marks.as_deref()),
+                format,
+            ) {
+                // A pencil-mark record without a unique solution goes back as it came, marks
+                // and all (its givens alone would be another puzzle).
+                shudu_core::format::write_marks(&mut buf, marks);
+                written += 1;
             } else {
                 // In its place whatever happened: the solution, else the puzzle as given, else
                 // (unreadable) an empty grid.
@@ -203,7 +218,8 @@ pub fn solve_all(text: &[u8], out: &mut Output, format: Format, any: bool) -> Re
             let _ = std::io::stderr().lock().write_all(problems.as_bytes());
         }
         out.write_all(&buf)?;
-    }
+        out.flush_batch()
+    })?;
     let failed = summary.multiple + summary.none + summary.invalid;
     if failed > 0 {
         let total = summary.unique + failed;
