@@ -1881,30 +1881,30 @@ pub fn generate_batch(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<BatchResult, ConfigError> {
     config.validate()?;
-    let start = Instant::now();
-    let deadline = budget.map(|b| start + b);
-    let orbits = config.symmetry.orbit_table();
-    let (items, puzzles, attempts) = run_items(count, seed, progress, |_, rng, tries| {
-        let config = config.for_item(rng);
-        loop {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                break None;
-            }
-            *tries += 1;
-            if let Some(g) = attempt(&config, orbits, rng, deadline) {
-                break Some(g);
-            }
-        }
-    });
+    let (mut items, mut puzzles) = (Vec::new(), Vec::new());
+    let summary = generate_stream(config, 0..count, seed, budget, progress, &mut |i, g| {
+        items.push(i);
+        puzzles.push(g);
+        Ok::<(), std::convert::Infallible>(())
+    })
+    .unwrap_or_else(|e| match e {});
     Ok(BatchResult {
-        timed_out: puzzles.len() < count && deadline.is_some_and(|d| Instant::now() >= d),
+        timed_out: summary.timed_out,
         puzzles,
         items,
         requested: count,
-        attempts,
-        elapsed: start.elapsed(),
+        attempts: summary.attempts,
+        elapsed: summary.elapsed,
     })
 }
+
+/// The fewest givens from which a plain run checks that no two of its puzzles are equivalent
+/// (`rated::NewClasses`, 4.6 µs a puzzle). Below, two puzzles of a run are equivalent only if
+/// their grids are (about one pair in 5.47 × 10⁹) and their blanks then fall on corresponding
+/// cells, one chance in C(81, blanks) ≥ C(81, 22) ≈ 3.7 × 10¹⁹ or less: a run of 10⁹ puzzles
+/// meets such a pair with odds below 10⁻¹⁰. From 60 givens on the blanks are few enough (81
+/// places for 80 givens: about one pair in a run of a million) that the run checks.
+pub const CLASS_CHECK_FROM: usize = 60;
 
 /// How a streamed batch went ([`generate_stream`], `rated::generate_rated_stream`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1949,59 +1949,61 @@ pub fn generate_stream<E>(
     let deadline = budget.map(|b| start + b);
     let orbits = config.symmetry.orbit_table();
     let requested = items.len();
-    let (found, attempts) = stream_items(
+    let make = |rng: &mut crate::grids::Rng, tries: &mut u64| {
+        let config = config.for_item(rng);
+        loop {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break None;
+            }
+            *tries += 1;
+            if let Some(g) = attempt(&config, orbits, rng, deadline) {
+                break Some(g);
+            }
+        }
+    };
+    let check = config.givens.is_some_and(|(lo, _)| lo >= CLASS_CHECK_FROM);
+    let mut classes = crate::rated::NewClasses::default();
+    let mut found = 0;
+    let mut retried = 0;
+    let (_, attempts) = stream_items(
         items,
         seed,
         deadline,
         progress,
-        |_, rng, tries| {
-            let config = config.for_item(rng);
-            loop {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break None;
+        |_, rng, tries| make(rng, tries),
+        &mut |item, mut g: Generated| {
+            // An item equivalent to an earlier one is made again from a further stream, as a
+            // rated run does (`rated::generate_rated_stream`).
+            for retry in 1..=64u64 {
+                if !check || classes.insert(&g.puzzle) {
+                    found += 1;
+                    return emit(item, g);
                 }
-                *tries += 1;
-                if let Some(g) = attempt(&config, orbits, rng, deadline) {
-                    break Some(g);
+                let key = seed ^ retry.wrapping_mul(crate::rated::RETRY_KEY);
+                match make(&mut rng_for(key, item as u64), &mut retried) {
+                    Some(next) => g = next,
+                    None => break,
                 }
             }
+            Ok(())
         },
-        emit,
     )?;
     Ok(StreamSummary {
         found,
         requested,
-        attempts,
+        attempts: attempts + retried,
         timed_out: found < requested && deadline.is_some_and(|d| Instant::now() >= d),
         elapsed: start.elapsed(),
     })
-}
-
-/// The driver behind every batch: item `i` runs `make` on its own stream `rng_for(seed, i)`, in
-/// parallel on rayon's pool, so the result depends only on the seed, never on the thread count.
-/// `make(i, rng, tried)` counts the grids it tries in its second argument. Returns the items found (in order),
-/// their results, and the grids tried over all items.
-pub(crate) fn run_items<T: Send>(
-    count: usize,
-    seed: u64,
-    progress: &(dyn Fn(usize) + Sync),
-    make: impl Fn(usize, &mut crate::grids::Rng, &mut u64) -> Option<T> + Sync,
-) -> (Vec<usize>, Vec<T>, u64) {
-    let (mut items, mut results) = (Vec::new(), Vec::new());
-    let (_, tried) = stream_items(0..count, seed, None, progress, make, &mut |i, t| {
-        items.push(i);
-        results.push(t);
-        Ok::<(), std::convert::Infallible>(())
-    })
-    .unwrap_or_else(|e| match e {});
-    (items, results, tried)
 }
 
 /// Items in a window of the streaming driver, per thread: enough to keep every thread busy
 /// while a slow item finishes, few enough that the window's puzzles take little memory.
 const WINDOW_PER_THREAD: usize = 16;
 
-/// [`run_items`] in windows of [`WINDOW_PER_THREAD`] items a thread, handing each result to
+/// The driver behind every batch: item `i` runs `make(i, rng, tried)` on its own stream
+/// `rng_for(seed, i)`, in parallel on rayon's pool, in windows of [`WINDOW_PER_THREAD`] items a
+/// thread, handing each result to
 /// `emit` in item order as its window completes. Returns the results found and the grids
 /// tried. Windows after `deadline` are not started.
 pub(crate) fn stream_items<T: Send, E>(

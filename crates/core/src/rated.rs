@@ -1085,7 +1085,7 @@ pub fn generate_rated_batch(
 const MAX_RETRIES: u64 = 64;
 
 /// Mixed into the seed for the streams of items made again ([`NewClasses`]).
-const RETRY_KEY: u64 = 0x7265_7472_795f_6b65;
+pub(crate) const RETRY_KEY: u64 = 0x7265_7472_795f_6b65;
 
 /// The classes of the puzzles a run has emitted, so that it never emits two equivalent
 /// puzzles (the same board relabelled, transposed, with rows, columns, bands or stacks
