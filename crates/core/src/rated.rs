@@ -101,8 +101,9 @@ impl RatedConfig {
     }
 
     /// The config with its range narrowed to one of the [`LEVELS`] it meets, chosen by `u` in
-    /// `[0, 1)` by the levels' weights. A config with needs is returned as it is: its walk heads
-    /// for the needed techniques' ratings.
+    /// `[0, 1)` by the levels' weights. A config with needs or exclusions is returned as it is:
+    /// its walk heads for the needed techniques' ratings, and an exclusion can make whole levels
+    /// unreachable (nothing from 9.0 up is rated without chains).
     ///
     /// # Examples
     /// ```
@@ -112,7 +113,7 @@ impl RatedConfig {
     /// assert_eq!(c.at_level(0.99).rating, (Rating(25), Rating(25)));
     /// ```
     pub fn at_level(&self, u: f64) -> RatedConfig {
-        if !self.needs.is_empty() {
+        if !self.needs.is_empty() || !self.without.is_empty() {
             return self.clone();
         }
         let met = self.levels();

@@ -180,7 +180,7 @@ fn impossible_combinations_are_refused_with_a_reason() {
     let err = generate_rated_batch(&config, 1, 1, None, &|_| {}).unwrap_err();
     assert!(matches!(err, RatedError::NeedsTooHard { .. }));
     assert!(
-        err.to_string().contains("5.2") && err.to_string().contains("2.5"),
+        err.to_string().contains("5.2") && err.to_string().contains("4.0"),
         "{err}"
     );
 }
