@@ -816,7 +816,7 @@ fn impossible_or_unknown_techniques_are_usage_errors() {
         ])
         .assert()
         .code(2)
-        .stderr(contains("no puzzle rated 2.5 or less can need xy-wing"));
+        .stderr(contains("no puzzle rated 4.0 or less can need xy-wing"));
     shudu()
         .args([
             "generate", "-n", "1", "--needs", "x-wing", "--unique", "false", "--givens", "30",

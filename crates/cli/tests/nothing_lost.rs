@@ -383,7 +383,7 @@ fn rated_ranges_spread_over_the_range() {
     let givens = |l: &str| l.bytes().filter(|b| (b'1'..=b'9').contains(b)).count();
     for args in [
         &["--givens", "28..34", "--needs", "x-wing"][..],
-        &["--givens", "40..50", "--difficulty", "medium"],
+        &["--givens", "40..50", "--difficulty", "easy"],
     ] {
         let out = shudu()
             .args(["generate", "-n", "20", "--seed", "1"])
@@ -661,7 +661,7 @@ fn blanks_are_refused_in_blanks_and_inline_puzzles_are_taken() {
         .args(["-n", "2", "-m", "3", "-r", "20~25"])
         .assert()
         .code(2)
-        .stderr(contains("at least 27 blanks"));
+        .stderr(contains("at least 34 blanks"));
     shudu()
         .args(["check", PUZZLE])
         .assert()

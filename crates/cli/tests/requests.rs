@@ -202,7 +202,7 @@ fn band_and_givens_that_cannot_meet_are_refused_at_once() {
         .code(2)
         // In blanks, as -r counts them (issue 37, item 12).
         .stderr(contains("no hard puzzle with 25 or fewer blanks is known"))
-        .stderr(contains("ask for at least 27 blanks"));
+        .stderr(contains("ask for at least 34 blanks"));
     shudu()
         .args([
             "generate",

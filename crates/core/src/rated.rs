@@ -204,8 +204,8 @@ impl RatedConfig {
 pub const MOST_GIVENS: [(Band, usize); 6] = [
     (Band::Easy, 80),
     (Band::Medium, 54),
-    (Band::Hard, 56),
-    (Band::Fiendish, 56),
+    (Band::Hard, 47),
+    (Band::Fiendish, 53),
     (Band::Diabolical, 54),
     (Band::Extreme, 34),
 ];
@@ -325,13 +325,41 @@ pub fn generate_rated<R: RngCore>(
     config.validate().expect("a valid rated config");
     let mut grids = 0;
     let level = unit(rng.next_u64());
-    rated(
-        &config.at_level(level),
+    leveled(
+        config,
+        level,
         &config.base.symmetry.orbits(),
         rng,
         deadline,
         &mut grids,
     )
+}
+
+/// Grids a search for one level tries before it widens to the whole range: a level can be out
+/// of reach with the givens asked for (a Swordfish with 52 givens), and the band must still be
+/// served.
+const LEVEL_GRIDS: u64 = 256;
+
+/// [`rated`] for the level `u` of `config` ([`RatedConfig::at_level`]); if that level is not
+/// reached within [`LEVEL_GRIDS`] grids, the search goes on over the whole range.
+fn leveled<R: RngCore>(
+    config: &RatedConfig,
+    u: f64,
+    orbits: &[CellSet],
+    rng: &mut R,
+    deadline: Option<Instant>,
+    grids: &mut u64,
+) -> Option<(Generated, Summary)> {
+    let level = config.at_level(u);
+    if level.rating != config.rating {
+        if let Some(found) = rated(&level, orbits, rng, deadline, grids, LEVEL_GRIDS) {
+            return Some(found);
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+    }
+    rated(config, orbits, rng, deadline, grids, u64::MAX)
 }
 
 /// The levels of the scale a rating range is spread over: `(lo, hi, weight)` in tenths, each
@@ -394,14 +422,17 @@ fn batch_level(seed: u64, item: usize, slots: u32) -> f64 {
     (order[item % slots] as f64 + 0.5) / slots as f64
 }
 
-/// [`generate_rated`] for a validated config with `orbits` precomputed; counts the grids tried.
+/// [`generate_rated`] for a validated config with `orbits` precomputed; counts the grids tried,
+/// and gives up (`None`) after `max_grids` of them.
 fn rated<R: RngCore>(
     config: &RatedConfig,
     orbits: &[CellSet],
     rng: &mut R,
     deadline: Option<Instant>,
     grids: &mut u64,
+    max_grids: u64,
 ) -> Option<(Generated, Summary)> {
+    let first = *grids;
     let base = GenerateConfig {
         band: None,
         ..config.base.clone()
@@ -467,6 +498,7 @@ fn rated<R: RngCore>(
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d)
             || (deadline.is_none() && *grids >= MAX_GRIDS_WITHOUT_DEADLINE)
+            || *grids - first >= max_grids
         {
             return None;
         }
@@ -1141,7 +1173,7 @@ pub fn generate_rated_stream<E>(
     let orbits = config.base.symmetry.orbits();
     let requested = items.len();
     let slots = config.levels().iter().map(|l| l.2).sum();
-    let item_config = |item: usize| config.at_level(batch_level(seed, item, slots));
+    let level = |item: usize| batch_level(seed, item, slots);
     let mut new = NewClasses::default();
     let mut found = 0;
     let mut retried = 0;
@@ -1150,7 +1182,7 @@ pub fn generate_rated_stream<E>(
         seed,
         deadline,
         progress,
-        |item, rng, tried| rated(&item_config(item), &orbits, rng, deadline, tried),
+        |item, rng, tried| leveled(config, level(item), &orbits, rng, deadline, tried),
         &mut |item, mut t: (Generated, Summary)| {
             // An item equivalent to an earlier one is made again from a further stream (one
             // that depends only on the seed, the item and the retry), so the output stays the
@@ -1164,13 +1196,7 @@ pub fn generate_rated_stream<E>(
                 }
                 let mut rng =
                     crate::grids::rng_for(seed ^ retry.wrapping_mul(RETRY_KEY), item as u64);
-                match rated(
-                    &item_config(item),
-                    &orbits,
-                    &mut rng,
-                    deadline,
-                    &mut retried,
-                ) {
+                match leveled(config, level(item), &orbits, &mut rng, deadline, &mut retried) {
                     Some(next) => t = next,
                     None => break,
                 }
