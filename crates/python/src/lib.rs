@@ -572,8 +572,15 @@ const MAX_TIMEOUT: f64 = 1e9;
 fn budget(timeout: Option<f64>) -> PyResult<Option<Duration>> {
     let Some(t) = timeout else { return Ok(None) };
     let refuse = || {
+        // 1e300 in full would be 301 digits.
+        let shown = if t.abs() < 1e9 {
+            format!("{t}")
+        } else {
+            format!("{t:e}")
+        };
         PyValueError::new_err(format!(
-            "timeout {t}: expected a number of seconds from 0 to {MAX_TIMEOUT:e}, or None for no limit"
+            "timeout {shown}: expected a number of seconds from 0 to {MAX_TIMEOUT:e}, or None for \
+             no limit"
         ))
     };
     if !(0.0..=MAX_TIMEOUT).contains(&t) {
