@@ -5,15 +5,17 @@ exactly ``shudu generate -n N --seed S --shard i/K`` (items ``N*i//K`` up to ``N
 the shards of one seed, concatenated, are the output of one single run, whichever machine made
 each one and however often it was retried. Each Ray task makes one shard, rates every puzzle on
 the Sudoku Explainer scale, and writes it as a JSON Lines or Parquet file (to a temporary name,
-then renamed, so a killed task leaves no half-written shard). When every shard is in, a
-``manifest.json`` records the request, shudu's version and each shard's item range, puzzle count
-and SHA-256.
+then renamed, so a killed task leaves no half-written shard). ``_manifest.json`` records the
+request, shudu's version and each shard's item range, puzzle count and SHA-256; it is rewritten
+as each shard finishes, so a run that fails part-way keeps what it made, and ``--only`` adds
+the missing shards to it. (Its leading ``_`` makes pyarrow and pandas skip it:
+``pd.read_parquet("bank/")`` reads the shards alone.)
 
     # on one machine (Ray starts a local cluster):
     python examples/ray/bank.py --count 100000 --shards 64 --seed 7 --difficulty hard --out bank/
     # on a cluster (from the head node, or with RAY_ADDRESS set):
     python examples/ray/bank.py --address auto --count 100000000 --shards 4096 --seed 7 ...
-    # rerun some shards (after a failure) and check them against the manifest:
+    # make the shards a failed run left out (the run names them), completing the manifest:
     python examples/ray/bank.py ... --only 17,42
     python examples/ray/bank.py --out bank/ --verify
 
@@ -36,7 +38,25 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import shudu
 
-MANIFEST = "manifest.json"
+MANIFEST = "_manifest.json"
+# Banks made before the manifest was renamed: read, and replaced by MANIFEST when rewritten.
+OLD_MANIFEST = "manifest.json"
+
+
+def load_manifest(out: Path) -> Optional[dict]:
+    """The bank's manifest, or ``None`` if the folder has none."""
+    for name in (MANIFEST, OLD_MANIFEST):
+        if (out / name).exists():
+            return json.loads((out / name).read_text())
+    return None
+
+
+def write_manifest(out: Path, manifest: dict) -> None:
+    """Replaces the manifest atomically (a temporary file renamed into place)."""
+    tmp = out / f".{MANIFEST}.tmp"
+    tmp.write_text(json.dumps(manifest, indent=1) + "\n")
+    os.replace(tmp, out / MANIFEST)
+    (out / OLD_MANIFEST).unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)
@@ -56,6 +76,8 @@ class BankSpec:
     cpus_per_task: int = 1
     # Seconds each task waits before writing its shard: lets the tests kill a worker mid-task.
     test_delay: float = 0.0
+    # A shard whose task always raises (past every retry): lets the tests fail a shard for good.
+    test_fail: int = -1
 
     def check(self) -> None:
         """Raises ``ValueError`` for a request no bank can satisfy, before any task starts."""
@@ -86,7 +108,7 @@ class BankSpec:
     def request(self) -> dict:
         """The fields that decide the bank's content (not how it was run)."""
         d = asdict(self)
-        for k in ("cpus_per_task", "test_delay", "timeout"):
+        for k in ("cpus_per_task", "test_delay", "test_fail", "timeout"):
             d.pop(k)
         return d
 
@@ -171,6 +193,8 @@ def node_id() -> str:
 def make_shard(spec: BankSpec, index: int, out: str) -> dict:
     """The body of one Ray task: makes, writes and describes shard ``index``."""
     start = time.time()
+    if index == spec.test_fail:
+        raise RuntimeError(f"shard {index} fails on purpose (test_fail)")
     rows, timed_out = records(spec, index)
     if spec.test_delay:
         marker = Path(out) / f".running-{index}-{os.getpid()}"
@@ -195,18 +219,21 @@ def make_shard(spec: BankSpec, index: int, out: str) -> dict:
 
 def run(spec: BankSpec, out: Path, only: Optional[Sequence[int]] = None) -> dict:
     """Makes the bank's shards (all, or the ``only`` ones) as Ray tasks on the cluster that
-    ``ray.init`` connected to, and writes (or, for ``only``, checks and updates) the manifest.
+    ``ray.init`` connected to. The manifest is rewritten as each shard finishes, so it holds
+    every shard made so far, those of earlier runs of the same request included (``only``
+    completes it). A shard whose task fails for good (past Ray's retries) is left out and
+    named in the manifest's ``failed``; the other shards still finish.
 
     Raises ``RuntimeError`` if a rerun shard differs from the one the manifest recorded."""
     import ray
 
     spec.check()
     out.mkdir(parents=True, exist_ok=True)
-    manifest_path = out / MANIFEST
-    old = json.loads(manifest_path.read_text()) if manifest_path.exists() else None
-    if old is not None and old["request"] != spec.request():
+    old = load_manifest(out)
+    # Compared as JSON holds it (tuples such as givens=(26, 30) come back as lists).
+    if old is not None and old["request"] != json.loads(json.dumps(spec.request())):
         raise RuntimeError(
-            f"{manifest_path} describes another request ({old['request']}); use another --out"
+            f"{out / MANIFEST} describes another request ({old['request']}); use another --out"
         )
     indices = list(range(spec.shards)) if only is None else sorted(set(only))
     for i in indices:
@@ -220,45 +247,63 @@ def run(spec: BankSpec, out: Path, only: Optional[Sequence[int]] = None) -> dict
         retry_exceptions=True,
         runtime_env={"env_vars": {"RAYON_NUM_THREADS": str(spec.cpus_per_task)}},
     )(make_shard)
-    pending = {task.remote(spec, i, str(out)): i for i in indices}
-    done: Dict[int, dict] = {}
+    shards = {s["index"]: s for s in (old or {}).get("shards", [])}
+    failed = {i: why for i, why in (old or {}).get("failed", {}).items() if int(i) not in indices}
     start = time.time()
+
+    def manifest() -> dict:
+        return {
+            "request": spec.request(),
+            "shudu_version": shudu.__version__,
+            "shards": [shards[i] for i in sorted(shards)],
+            "puzzles": sum(s["puzzles"] for s in shards.values()),
+            "complete": len(shards) == spec.shards
+            and all(s["complete"] for s in shards.values()),
+            "failed": failed,
+            "seconds": round(time.time() - start, 3),
+        }
+
+    pending = {task.remote(spec, i, str(out)): i for i in indices}
+    finished = 0
     while pending:
         ready, _ = ray.wait(list(pending), num_returns=1)
         for ref in ready:
             i = pending.pop(ref)
-            done[i] = ray.get(ref)
+            finished += 1
+            try:
+                s = ray.get(ref)
+            except ray.exceptions.RayError as e:
+                # A task's own exception is its `cause`; a dead worker has none.
+                cause = getattr(e, "cause", None) or e
+                lines = str(cause).strip().splitlines() or [""]
+                failed[str(i)] = f"{type(cause).__name__}: {lines[-1]}"
+                print(f"shard {i}: failed ({failed[str(i)]})", file=sys.stderr)
+                write_manifest(out, manifest())
+                continue
+            before = shards.get(i)
+            if before is not None and before["sha256"] != s["sha256"] and before["complete"]:
+                raise RuntimeError(
+                    f"shard {i} came out different from the manifest's "
+                    f"({s['sha256']} != {before['sha256']}): not the same request or shudu version"
+                )
+            shards[i] = s
+            failed.pop(str(i), None)
+            write_manifest(out, manifest())
             print(
-                f"shard {i}: {done[i]['puzzles']} puzzles in {done[i]['seconds']} s "
-                f"({len(done)}/{len(indices)})",
+                f"shard {i}: {s['puzzles']} puzzles in {s['seconds']} s "
+                f"({finished}/{len(indices)})",
                 file=sys.stderr,
             )
-    shards = {s["index"]: s for s in (old or {}).get("shards", [])}
-    for i, s in done.items():
-        before = shards.get(i)
-        if before is not None and before["sha256"] != s["sha256"] and before["complete"]:
-            raise RuntimeError(
-                f"shard {i} came out different from the manifest's "
-                f"({s['sha256']} != {before['sha256']}): not the same request or shudu version"
-            )
-        shards[i] = s
-    manifest = {
-        "request": spec.request(),
-        "shudu_version": shudu.__version__,
-        "shards": [shards[i] for i in sorted(shards)],
-        "puzzles": sum(s["puzzles"] for s in shards.values()),
-        "complete": len(shards) == spec.shards and all(s["complete"] for s in shards.values()),
-        "seconds": round(time.time() - start, 3),
-    }
-    tmp = manifest_path.with_name(".manifest.json.tmp")
-    tmp.write_text(json.dumps(manifest, indent=1) + "\n")
-    os.replace(tmp, manifest_path)
-    return manifest
+    final = manifest()
+    write_manifest(out, final)
+    return final
 
 
 def verify(out: Path) -> List[str]:
     """The faults of a bank: missing shards, files whose SHA-256 is not the manifest's."""
-    manifest = json.loads((out / MANIFEST).read_text())
+    manifest = load_manifest(out)
+    if manifest is None:
+        return [f"{out / MANIFEST}: missing"]
     faults = []
     spec_shards = manifest["request"]["shards"]
     seen = {s["index"] for s in manifest["shards"]}
@@ -276,7 +321,9 @@ def verify(out: Path) -> List[str]:
 
 def read_bank(out: Path) -> List[dict]:
     """Every record of a bank, in item order."""
-    manifest = json.loads((out / MANIFEST).read_text())
+    manifest = load_manifest(out)
+    if manifest is None:
+        raise FileNotFoundError(out / MANIFEST)
     rows: List[dict] = []
     for s in manifest["shards"]:
         path = out / s["file"]
@@ -351,9 +398,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     manifest = run(spec, args.out, only)
     print(
         f"{args.out}: {manifest['puzzles']} puzzles in {len(manifest['shards'])} shards"
-        f"{'' if manifest['complete'] else ' (incomplete: see manifest.json)'}"
+        f"{'' if manifest['complete'] else f' (incomplete: see {MANIFEST})'}"
     )
-    return 0 if manifest["complete"] or only else 1
+    missing = [i for i in range(spec.shards) if i not in {s["index"] for s in manifest["shards"]}]
+    if missing:
+        print(
+            f"bank.py: shards {','.join(map(str, missing))} are missing; make them with "
+            f"--only {','.join(map(str, missing))}",
+            file=sys.stderr,
+        )
+    return 0 if manifest["complete"] else 1
 
 
 if __name__ == "__main__":

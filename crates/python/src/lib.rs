@@ -8,23 +8,25 @@
 //! Same seed, same output as the CLI: `generate_waves` and `grid_waves` call the same core functions
 //! with the same arguments as `shudu generate` and `shudu grids`.
 
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 use shudu_core::canon::{canonical_board, PuzzleCanonicalizer};
 use shudu_core::format::{parse_one, Marks, Reader};
 use shudu_core::generate::{generate_stream, GenerateConfig, Symmetry};
 use shudu_core::grids::{GridStream, GridsConfig, UniformStream};
 use shudu_core::logic::{self, Band, Board, Rating, Step, Summary};
-use shudu_core::needs::TechniqueSet;
+use shudu_core::needs::{Technique, TechniqueSet};
 use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
-use shudu_core::solver::{count_solutions, SolveOutcome, Solver};
+use shudu_core::solver::{count_solutions, solve_unique_marked, Solutions, SolveOutcome, Solver};
 use shudu_core::{Digit, DigitSet, Grid, Puzzle};
 
 /// Reads one puzzle in any of the core's formats, or raises `ValueError` with its position.
@@ -65,6 +67,47 @@ fn count_marked(p: &Puzzle, marks: Option<&Marks>, limit: usize) -> SolveOutcome
 
 fn line(g: &Grid) -> String {
     g.to_line()
+}
+
+/// Maps `f` over `items` on rayon's pool without the GIL, a chunk at a time, and checks for
+/// signals between chunks: Ctrl+C raises `KeyboardInterrupt` within a chunk's time rather than
+/// at the end of the batch. `chunk` is sized so that one takes a fraction of a second.
+fn par_map_interruptible<T: Sync, R: Send>(
+    py: Python<'_>,
+    items: &[T],
+    chunk: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> PyResult<Vec<R>> {
+    let mut out = Vec::with_capacity(items.len());
+    for part in items.chunks(chunk.max(1)) {
+        out.extend(py.detach(|| part.par_iter().map(&f).collect::<Vec<R>>()));
+        py.check_signals()?;
+    }
+    Ok(out)
+}
+
+/// Puzzles a chunk of [`par_map_interruptible`] for the solver (tens of microseconds each).
+const SOLVE_CHUNK: usize = 8192;
+/// Puzzles a chunk for the grader (up to milliseconds each).
+const GRADE_CHUNK: usize = 256;
+
+/// Why a puzzle is not rated: `"none"` or `"multiple"` when it has not exactly one solution.
+fn uniqueness(p: &Puzzle, marks: Option<&Marks>) -> Option<&'static str> {
+    match solve_unique_marked(p, marks) {
+        Solutions::Unique(_) => None,
+        Solutions::Multiple(_) => Some("multiple"),
+        Solutions::None => Some("none"),
+    }
+}
+
+/// The message of a puzzle that is not rated, for its status.
+fn not_rated(status: &str) -> String {
+    let why = if status == "none" {
+        "no solution"
+    } else {
+        "more than one solution"
+    };
+    format!("the puzzle has {why}; only puzzles with one solution are rated")
 }
 
 /// The puzzle's 81 cells as bytes (0 for empty), or `ValueError` with the position of the fault.
@@ -109,18 +152,13 @@ type SolveRecord = (Option<usize>, Option<String>, Option<String>);
 /// place and the others are still solved.
 #[pyfunction]
 #[pyo3(signature = (puzzles, limit = 2))]
-fn solve_many(py: Python<'_>, puzzles: Vec<String>, limit: usize) -> Vec<SolveRecord> {
-    py.detach(|| {
-        puzzles
-            .par_iter()
-            .map(|text| match read_marked(text) {
-                Ok((p, marks)) => {
-                    let out = count_marked(&p, marks.as_deref(), limit);
-                    (Some(out.count), out.solution.as_ref().map(line), None)
-                }
-                Err(e) => (None, None, Some(e.to_string())),
-            })
-            .collect()
+fn solve_many(py: Python<'_>, puzzles: Vec<String>, limit: usize) -> PyResult<Vec<SolveRecord>> {
+    par_map_interruptible(py, &puzzles, SOLVE_CHUNK, |text| match read_marked(text) {
+        Ok((p, marks)) => {
+            let out = count_marked(&p, marks.as_deref(), limit);
+            (Some(out.count), out.solution.as_ref().map(line), None)
+        }
+        Err(e) => (None, None, Some(e.to_string())),
     })
 }
 
@@ -169,16 +207,11 @@ fn solve_array<'py>(
         }
     }
     let limit = limit.min(255);
-    let results: Vec<(u8, [u8; 81])> = py.detach(|| {
-        puzzles
-            .par_iter()
-            .map(|p| {
-                let out = count_solutions(p, limit);
-                let cells = out.solution.map_or([0; 81], |g| *g.as_bytes());
-                (out.count as u8, cells)
-            })
-            .collect()
-    });
+    let results: Vec<(u8, [u8; 81])> = par_map_interruptible(py, &puzzles, SOLVE_CHUNK, |p| {
+        let out = count_solutions(p, limit);
+        let cells = out.solution.map_or([0; 81], |g| *g.as_bytes());
+        (out.count as u8, cells)
+    })?;
     let n = results.len();
     let mut solutions = Array2::<u8>::zeros((n, 81));
     let mut counts = Vec::with_capacity(n);
@@ -213,27 +246,36 @@ fn rate_record(s: &Summary) -> RateRecord {
     )
 }
 
-/// Rates a puzzle on the Sudoku Explainer scale; a pencil-mark line from its marks.
+/// Rates a puzzle on the Sudoku Explainer scale; a pencil-mark line from its marks. Raises
+/// `ValueError` for a puzzle without exactly one solution (as `shudu grade` refuses it).
 #[pyfunction]
 fn rate(py: Python<'_>, puzzle: &str) -> PyResult<RateRecord> {
     let (p, marks) = parse_marked(puzzle)?;
-    Ok(py.detach(|| rate_record(&logic::rate_marked(&p, marks.as_deref()))))
+    py.detach(|| match uniqueness(&p, marks.as_deref()) {
+        None => Ok(rate_record(&logic::rate_marked(&p, marks.as_deref()))),
+        Some(status) => Err(not_rated(status)),
+    })
+    .map_err(PyValueError::new_err)
 }
 
-/// Rates every puzzle in parallel; a bad record gets its error in its place.
+/// One record of `rate_many`: its status (`graded`, `none`, `multiple` or `invalid`), the
+/// rating when graded, and the message otherwise.
+type RateManyRecord = (&'static str, Option<RateRecord>, Option<String>);
+
+/// Rates every puzzle in parallel; a record that cannot be read, or has not exactly one
+/// solution, gets its status and message in its place.
 #[pyfunction]
-fn rate_many(py: Python<'_>, puzzles: Vec<String>) -> Vec<(Option<RateRecord>, Option<String>)> {
-    py.detach(|| {
-        puzzles
-            .par_iter()
-            .map(|text| match read_marked(text) {
-                Ok((p, marks)) => (
-                    Some(rate_record(&logic::rate_marked(&p, marks.as_deref()))),
-                    None,
-                ),
-                Err(e) => (None, Some(e.to_string())),
-            })
-            .collect()
+fn rate_many(py: Python<'_>, puzzles: Vec<String>) -> PyResult<Vec<RateManyRecord>> {
+    par_map_interruptible(py, &puzzles, GRADE_CHUNK, |text| match read_marked(text) {
+        Ok((p, marks)) => match uniqueness(&p, marks.as_deref()) {
+            None => (
+                "graded",
+                Some(rate_record(&logic::rate_marked(&p, marks.as_deref()))),
+                None,
+            ),
+            Some(status) => (status, None, Some(not_rated(status))),
+        },
+        Err(e) => ("invalid", None, Some(e.to_string())),
     })
 }
 
@@ -268,6 +310,9 @@ fn step_record(s: &Step) -> StepRecord {
 #[pyfunction]
 fn explain(py: Python<'_>, puzzle: &str) -> PyResult<(RateRecord, Vec<StepRecord>)> {
     let (p, marks) = parse_marked(puzzle)?;
+    if let Some(status) = py.detach(|| uniqueness(&p, marks.as_deref())) {
+        return Err(PyValueError::new_err(not_rated(status)));
+    }
     Ok(py.detach(|| {
         let g = logic::grade_marked(&p, marks.as_deref());
         let summary = Summary {
@@ -289,6 +334,180 @@ fn explain(py: Python<'_>, puzzle: &str) -> PyResult<(RateRecord, Vec<StepRecord
             g.steps.iter().map(step_record).collect(),
         )
     }))
+}
+
+/// A column of strings in Arrow's layout: the UTF-8 bytes end to end, and `len + 1` offsets
+/// (pyarrow's `StringArray.from_buffers` takes both without copying a Python object each).
+#[derive(Default)]
+struct Strings {
+    offsets: Vec<i32>,
+    data: Vec<u8>,
+}
+
+impl Strings {
+    fn push(&mut self, s: &str) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        self.data.extend_from_slice(s.as_bytes());
+        self.offsets.push(self.data.len() as i32);
+    }
+
+    /// How many strings the column holds.
+    fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    fn into_py<'py>(mut self, py: Python<'py>) -> (Bound<'py, PyArray1<i32>>, Bound<'py, PyBytes>) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        (self.offsets.into_pyarray(py), PyBytes::new(py, &self.data))
+    }
+}
+
+/// A list column's offsets in Arrow's layout: starts at 0, one more entry per row.
+#[derive(Default)]
+struct Offsets(Vec<i32>);
+
+impl Offsets {
+    fn close(&mut self, len: usize) {
+        if self.0.is_empty() {
+            self.0.push(0);
+        }
+        self.0.push(len as i32);
+    }
+
+    fn into_py(mut self, py: Python<'_>) -> Bound<'_, PyArray1<i32>> {
+        if self.0.is_empty() {
+            self.0.push(0);
+        }
+        self.0.into_pyarray(py)
+    }
+}
+
+/// A step as one line a reader (or a language model) follows, as `shudu explain` prints it:
+/// `Hidden Single: 7 in box 2 can only go in r3c4 => place r3c4=7`.
+fn step_line(step: &Step) -> String {
+    // The chains' texts open with their own name, which the line already shows.
+    let said = step
+        .text
+        .strip_prefix(step.technique)
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(&step.text);
+    let pairs = |v: &[(shudu_core::Cell, Digit)], sep: &str| -> String {
+        v.iter()
+            .map(|(c, d)| format!("{c}{sep}{d}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut effect = Vec::new();
+    if !step.placements.is_empty() {
+        effect.push(format!("place {}", pairs(&step.placements, "=")));
+    }
+    if !step.eliminations.is_empty() {
+        effect.push(format!("remove {}", pairs(&step.eliminations, "<>")));
+    }
+    format!("{}: {said} => {}", step.technique, effect.join("; "))
+}
+
+/// The columns of a dataset of traces (`shudu.traces`, `shudu.dataset`): one row a puzzle,
+/// with its solution, givens, ratings, band, hardest technique and SE's solving path, whose
+/// steps are flattened into columns of their own with offsets (Arrow's list layout). Runs in
+/// parallel without the GIL. Raises `ValueError` naming the index (from 0) of a puzzle that
+/// cannot be read or has not exactly one solution.
+#[pyfunction]
+fn trace_columns<'py>(py: Python<'py>, puzzles: Vec<String>) -> PyResult<Bound<'py, PyDict>> {
+    let graded = par_map_interruptible(py, &puzzles, GRADE_CHUNK, |text| {
+        let (p, marks) = read_marked(text).map_err(|e| e.to_string())?;
+        let solution = match solve_unique_marked(&p, marks.as_deref()) {
+            Solutions::Unique(g) => g,
+            Solutions::Multiple(_) => return Err(not_rated("multiple")),
+            Solutions::None => return Err(not_rated("none")),
+        };
+        Ok((p, solution, logic::grade_marked(&p, marks.as_deref())))
+    })?;
+    let mut rows = Vec::with_capacity(graded.len());
+    for (i, g) in graded.into_iter().enumerate() {
+        rows.push(g.map_err(|e| PyValueError::new_err(format!("puzzle at index {i}: {e}")))?);
+    }
+    // Per puzzle.
+    let (mut puzzle, mut solution) = (Strings::default(), Strings::default());
+    let (mut band, mut hardest) = (Strings::default(), Strings::default());
+    let (mut givens, mut er, mut ep, mut ed) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut steps = Offsets::default();
+    // Per step.
+    let (mut technique, mut text) = (Strings::default(), Strings::default());
+    let mut rating = Vec::new();
+    let (mut cells, mut cell_lists) = (Strings::default(), Offsets::default());
+    let (mut houses, mut house_lists) = (Strings::default(), Offsets::default());
+    let (mut placed_cell, mut placed_digit) = (Strings::default(), Vec::new());
+    let (mut removed_cell, mut removed_digit) = (Strings::default(), Vec::new());
+    let (mut placed, mut removed) = (Offsets::default(), Offsets::default());
+    for (p, sol, g) in &rows {
+        puzzle.push(&p.to_line());
+        solution.push(&sol.to_line());
+        givens.push(p.as_bytes().iter().filter(|&&v| v != 0).count() as u8);
+        er.push(rating_value(g.er));
+        ep.push(rating_value(g.ep));
+        ed.push(rating_value(g.ed));
+        band.push(g.band.name());
+        hardest.push(
+            g.steps
+                .iter()
+                .find(|s| s.rating == g.er)
+                .map_or("", |s| s.technique),
+        );
+        for s in &g.steps {
+            technique.push(s.technique);
+            rating.push(rating_value(s.rating));
+            text.push(&step_line(s));
+            for c in &s.cells {
+                cells.push(&c.to_string());
+            }
+            cell_lists.close(cells.len());
+            for h in &s.houses {
+                houses.push(&h.to_string());
+            }
+            house_lists.close(houses.len());
+            for (c, d) in &s.placements {
+                placed_cell.push(&c.to_string());
+                placed_digit.push(d.get());
+            }
+            placed.close(placed_digit.len());
+            for (c, d) in &s.eliminations {
+                removed_cell.push(&c.to_string());
+                removed_digit.push(d.get());
+            }
+            removed.close(removed_digit.len());
+        }
+        steps.close(rating.len());
+    }
+    let d = PyDict::new(py);
+    d.set_item("rows", rows.len())?;
+    d.set_item("puzzle", puzzle.into_py(py))?;
+    d.set_item("solution", solution.into_py(py))?;
+    d.set_item("givens", givens.into_pyarray(py))?;
+    d.set_item("er", er.into_pyarray(py))?;
+    d.set_item("ep", ep.into_pyarray(py))?;
+    d.set_item("ed", ed.into_pyarray(py))?;
+    d.set_item("band", band.into_py(py))?;
+    d.set_item("hardest", hardest.into_py(py))?;
+    d.set_item("steps", steps.into_py(py))?;
+    d.set_item("technique", technique.into_py(py))?;
+    d.set_item("rating", rating.into_pyarray(py))?;
+    d.set_item("text", text.into_py(py))?;
+    d.set_item("cell_lists", cell_lists.into_py(py))?;
+    d.set_item("cells", cells.into_py(py))?;
+    d.set_item("house_lists", house_lists.into_py(py))?;
+    d.set_item("houses", houses.into_py(py))?;
+    d.set_item("placed", placed.into_py(py))?;
+    d.set_item("placed_cell", placed_cell.into_py(py))?;
+    d.set_item("placed_digit", placed_digit.into_pyarray(py))?;
+    d.set_item("removed", removed.into_py(py))?;
+    d.set_item("removed_cell", removed_cell.into_py(py))?;
+    d.set_item("removed_digit", removed_digit.into_pyarray(py))?;
+    Ok(d)
 }
 
 /// Reads pencil marks: 81 strings of digits, `""` meaning the cell has no marks (it keeps every
@@ -340,6 +559,45 @@ type SummaryRecord = (usize, usize, bool, u64, f64);
 enum GenMsg {
     Wave(Vec<GeneratedRecord>),
     Done(SummaryRecord),
+    /// The worker panicked (a bug): the panic's message, raised as `RuntimeError`.
+    Failed(String),
+}
+
+/// The longest time budget taken, in seconds (about 31 years): beyond it a deadline could
+/// overflow the clock. `None` is the way to ask for no limit.
+const MAX_TIMEOUT: f64 = 1e9;
+
+/// A time budget in seconds as a duration, or `ValueError` for one that is negative, not a
+/// number, or too large for the clock.
+fn budget(timeout: Option<f64>) -> PyResult<Option<Duration>> {
+    let Some(t) = timeout else { return Ok(None) };
+    let refuse = || {
+        // 1e300 in full would be 301 digits.
+        let shown = if t.abs() < 1e9 {
+            format!("{t}")
+        } else {
+            format!("{t:e}")
+        };
+        PyValueError::new_err(format!(
+            "timeout {shown}: expected a number of seconds from 0 to {MAX_TIMEOUT:e}, or None for \
+             no limit"
+        ))
+    };
+    if !(0.0..=MAX_TIMEOUT).contains(&t) {
+        return Err(refuse());
+    }
+    let d = Duration::try_from_secs_f64(t).map_err(|_| refuse())?;
+    Instant::now().checked_add(d).ok_or_else(refuse)?;
+    Ok(Some(d))
+}
+
+/// The message of a caught panic.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
 }
 
 /// Streams the puzzles of `shudu generate` a wave at a time, in item order: a worker thread
@@ -359,22 +617,47 @@ impl GenerateWaves {
         slf
     }
 
-    fn __next__(&self, py: Python<'_>) -> Option<Vec<GeneratedRecord>> {
-        let rx = self.rx.lock().ok()?.take()?;
-        let (rx, msg) = py.detach(move || {
-            let msg = rx.recv().ok();
-            (rx, msg)
-        });
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Vec<GeneratedRecord>>> {
+        let Some(rx) = self.rx.lock().ok().and_then(|mut r| r.take()) else {
+            return Ok(None);
+        };
+        // Wait without the GIL, a tenth of a second at a time, checking for Ctrl+C in between:
+        // a rare band may take minutes a puzzle. On an interrupt the receiver is dropped, which
+        // stops the worker at its next puzzle.
+        let mut rx = rx;
+        let msg = loop {
+            // The receiver travels with the wait (it is not `Sync`).
+            let (back, msg, timed_out) = py.detach(move || {
+                let (msg, timed_out) = match rx.recv_timeout(Duration::from_millis(100)) {
+                    Ok(m) => (Some(m), false),
+                    Err(RecvTimeoutError::Timeout) => (None, true),
+                    Err(RecvTimeoutError::Disconnected) => (None, false),
+                };
+                (rx, msg, timed_out)
+            });
+            rx = back;
+            if !timed_out {
+                break msg;
+            }
+            py.check_signals()?;
+        };
         match msg {
             Some(GenMsg::Wave(w)) => {
-                *self.rx.lock().ok()? = Some(rx);
-                Some(w)
+                if let Ok(mut r) = self.rx.lock() {
+                    *r = Some(rx);
+                }
+                Ok(Some(w))
             }
             Some(GenMsg::Done(s)) => {
-                *self.summary.lock().ok()? = Some(s);
-                None
+                if let Ok(mut summary) = self.summary.lock() {
+                    *summary = Some(s);
+                }
+                Ok(None)
             }
-            None => None,
+            Some(GenMsg::Failed(why)) => Err(PyRuntimeError::new_err(format!(
+                "the generation stopped on an internal error (a bug; please report it): {why}"
+            ))),
+            None => Ok(None),
         }
     }
 
@@ -467,15 +750,22 @@ fn generate_waves(
     // Techniques are checked on the solving path, so they go through the rated search, over
     // the whole scale when no rating is asked for (as `shudu generate --needs`).
     let rating = rating.or(by_technique.then_some((Rating(0), MAX_RATING)));
-    let timeout = match timeout {
-        Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => {
+    let timeout = budget(timeout)?;
+    // No path is rated above the top of the grader's techniques (SE's nested forcing chains):
+    // a range starting above it would search forever.
+    let reachable = Technique::ALL
+        .iter()
+        .map(|t| t.ratings().1)
+        .max()
+        .unwrap_or(MAX_RATING);
+    if let Some((lo, _)) = rating {
+        if lo > reachable {
             return Err(PyValueError::new_err(format!(
-                "timeout {t}: expected a number of seconds >= 0, or None for no limit"
-            )))
+                "cannot generate these puzzles: rating {lo} is above {reachable}, the highest \
+                 rating the grader gives"
+            )));
         }
-        None => None,
-    };
+    }
     let base = GenerateConfig {
         givens,
         symmetry,
@@ -519,7 +809,7 @@ fn generate_waves(
                 }
                 Ok(())
             };
-            let summary = match &rated {
+            let summary = catch_unwind(AssertUnwindSafe(|| match &rated {
                 Ok(config) => generate_rated_stream(
                     config,
                     start..end,
@@ -539,6 +829,13 @@ fn generate_waves(
                     generate_stream(config, start..end, seed, timeout, &|_| {}, &mut |i, g| {
                         push((i, g.puzzle.to_line(), g.solution.to_line(), None))
                     })
+                }
+            }));
+            let summary = match summary {
+                Ok(s) => s,
+                Err(payload) => {
+                    let _ = tx.send(GenMsg::Failed(panic_message(payload.as_ref())));
+                    return;
                 }
             };
             let Ok(s) = summary else { return };
@@ -693,6 +990,7 @@ fn _shudu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(rate_many, m)?)?;
     m.add_function(wrap_pyfunction!(explain, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_columns, m)?)?;
     m.add_function(wrap_pyfunction!(hint, m)?)?;
     m.add_function(wrap_pyfunction!(generate_waves, m)?)?;
     m.add_class::<GenerateWaves>()?;

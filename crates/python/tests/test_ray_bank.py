@@ -106,6 +106,36 @@ def test_a_killed_worker_is_retried_and_the_bank_completes(cluster, tmp_path):
     assert not list(tmp_path.glob(".*.tmp")), "a killed task left a temporary file"
 
 
+def test_a_shard_failed_for_good_is_left_out_and_only_completes_the_manifest(cluster, tmp_path):
+    # Shard 2's task raises on every try: the others still finish and are recorded.
+    first = bank.run(spec(count=16, shards=4, test_fail=2), tmp_path)
+    assert [sh["index"] for sh in first["shards"]] == [0, 1, 3] and not first["complete"]
+    assert list(first["failed"]) == ["2"] and "on purpose" in first["failed"]["2"]
+    assert bank.verify(tmp_path) == ["shard 2 is missing from the manifest"]
+    # --only 2 adds the missing shard to the existing manifest: the bank is whole.
+    again = bank.run(spec(count=16, shards=4), tmp_path, only=[2])
+    assert [sh["index"] for sh in again["shards"]] == [0, 1, 2, 3]
+    assert again["complete"] and again["failed"] == {} and again["puzzles"] == 16
+    assert bank.verify(tmp_path) == []
+    assert [r["item"] for r in bank.read_bank(tmp_path)] == list(range(16))
+
+
+def test_pandas_reads_the_bank_folder_and_the_jsonl_solutions_as_strings(cluster, tmp_path):
+    pd = pytest.importorskip("pandas")
+    s = spec(format="parquet", count=8, shards=2, difficulty=None, givens=None)
+    bank.run(s, tmp_path / "pq")
+    # The manifest's leading `_` makes pyarrow skip it: the folder reads as the shards alone.
+    df = pd.read_parquet(tmp_path / "pq")
+    assert sorted(df["item"]) == list(range(8))
+    assert all(isinstance(x, str) and len(x) == 81 for x in df["solution"])
+    bank.run(spec(count=4, shards=1, difficulty=None, givens=None), tmp_path / "jsonl")
+    (shard,) = (tmp_path / "jsonl").glob("shard-*.jsonl")
+    # As README.md says: dtype=False keeps the 81-digit strings (pandas would make floats).
+    df = pd.read_json(shard, lines=True, dtype=False)
+    assert all(isinstance(x, str) and len(x) == 81 for x in df["solution"])
+    assert df["er"].dtype == float and df["givens"].dtype == int
+
+
 def test_command_line_refuses_impossible_requests_at_once(tmp_path):
     out = subprocess.run(
         [sys.executable, str(BANK), "--out", str(tmp_path), "--count", "4", "--shards", "2",
@@ -113,4 +143,4 @@ def test_command_line_refuses_impossible_requests_at_once(tmp_path):
         capture_output=True, text=True, timeout=120,
     )
     assert out.returncode == 2 and "too few" in out.stderr, out.stderr
-    assert not (tmp_path / "manifest.json").exists()
+    assert not (tmp_path / "_manifest.json").exists()

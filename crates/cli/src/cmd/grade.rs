@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use shudu_core::format::{Marks, Reader};
-use shudu_core::logic::{grade_marked, next_hint, rate_marked, Board, Step, Summary};
+use shudu_core::logic::{grade_marked, next_hint, rate_marked, Board, Grade, Step, Summary};
 use shudu_core::solver::{solve_unique, solve_unique_marked, Solutions};
 use shudu_core::{Cell, Digit, DigitSet, Puzzle};
 
@@ -262,6 +262,119 @@ pub struct ExplainArgs {
     /// ALS-XZ) that SE would rate no higher. The rating printed stays SE's.
     #[arg(long)]
     named: bool,
+    /// Output format: the text walk-through, or one JSON object with the puzzle, solution,
+    /// ratings and every step (the schema of the Python package's `shudu.traces`).
+    #[arg(long, value_enum, default_value_t)]
+    format: ExplainFormat,
+}
+
+/// Output formats of `shudu explain`.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExplainFormat {
+    /// Each step with its rating, what it does, and the board after it.
+    #[default]
+    Text,
+    /// One JSON object: `puzzle`, `solution`, `givens`, `er`, `ep`, `ed`, `band`, `hardest` and
+    /// `steps` (`technique`, `rating`, `cells`, `houses`, `placements`, `eliminations`, `text`).
+    Json,
+}
+
+/// A placement or an elimination in `explain --format json`.
+#[derive(serde::Serialize)]
+struct CellDigit {
+    cell: String,
+    digit: u8,
+}
+
+/// A step in `explain --format json`.
+#[derive(serde::Serialize)]
+struct StepRecord {
+    technique: &'static str,
+    rating: f64,
+    cells: Vec<String>,
+    houses: Vec<String>,
+    placements: Vec<CellDigit>,
+    eliminations: Vec<CellDigit>,
+    /// The step as one line: `Hidden Single: ... => place r3c4=7`.
+    text: String,
+}
+
+/// The object `explain --format json` prints.
+#[derive(serde::Serialize)]
+struct TraceRecord {
+    puzzle: String,
+    solution: String,
+    givens: usize,
+    er: f64,
+    ep: f64,
+    ed: f64,
+    band: &'static str,
+    hardest: &'static str,
+    steps: Vec<StepRecord>,
+}
+
+/// The step's sentence without the technique's name it may open with (the line shows it).
+fn step_sentence(step: &Step) -> &str {
+    step.text
+        .strip_prefix(step.technique)
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(&step.text)
+}
+
+/// Prints the path as one JSON object (`--format json`).
+fn explain_json(
+    puzzle: &Puzzle,
+    marks: Option<&Marks>,
+    g: &Grade,
+    steps: &[Step],
+) -> Result<ExitCode> {
+    let Solutions::Unique(solution) = solve_unique_marked(puzzle, marks) else {
+        bail!("the puzzle has not exactly one solution");
+    };
+    let pairs = |v: &[(Cell, Digit)]| -> Vec<CellDigit> {
+        v.iter()
+            .map(|(c, d)| CellDigit {
+                cell: c.to_string(),
+                digit: d.get(),
+            })
+            .collect()
+    };
+    let record = TraceRecord {
+        puzzle: puzzle.to_line(),
+        solution: solution.to_line(),
+        givens: puzzle.as_bytes().iter().filter(|&&v| v != 0).count(),
+        er: f64::from(g.er.0) / 10.0,
+        ep: f64::from(g.ep.0) / 10.0,
+        ed: f64::from(g.ed.0) / 10.0,
+        band: g.band.name(),
+        hardest: g
+            .steps
+            .iter()
+            .find(|s| s.rating == g.er)
+            .map_or("", |s| s.technique),
+        steps: steps
+            .iter()
+            .map(|s| StepRecord {
+                technique: s.technique,
+                rating: f64::from(s.rating.0) / 10.0,
+                cells: s.cells.iter().map(|c| c.to_string()).collect(),
+                houses: s.houses.iter().map(|h| h.to_string()).collect(),
+                placements: pairs(&s.placements),
+                eliminations: pairs(&s.eliminations),
+                text: format!(
+                    "{}: {} => {}",
+                    s.technique,
+                    step_sentence(s),
+                    describe_effect(s)
+                ),
+            })
+            .collect(),
+    };
+    let mut out = Output::create(None)?;
+    out.write_all(serde_json::to_string(&record)?.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Draws the board: digits, and the candidates of empty cells in 3×3 mini-grids.
@@ -344,6 +457,9 @@ pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
     } else {
         g.steps.clone()
     };
+    if args.format == ExplainFormat::Json {
+        return explain_json(&puzzle, marks, &g, &steps);
+    }
     let mut board = Board::from_position(&puzzle, &puzzle, marks);
     let mut text = String::new();
     let _ = writeln!(
@@ -375,11 +491,7 @@ pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
     for (n, step) in steps.iter().enumerate() {
         // The chains' texts open with their own name, which the line already shows.
         let name = step.technique;
-        let said = step
-            .text
-            .strip_prefix(name)
-            .and_then(|rest| rest.strip_prefix(": "))
-            .unwrap_or(&step.text);
+        let said = step_sentence(step);
         let _ = writeln!(
             text,
             "\n{}. [{}] {}: {}\n   => {}",

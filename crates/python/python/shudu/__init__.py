@@ -23,6 +23,8 @@ grids as the command line (``shudu generate --seed S``, ``shudu grids --seed S``
 from __future__ import annotations
 
 import random as _random
+import re as _re
+import warnings as _warnings
 from dataclasses import dataclass
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -36,6 +38,7 @@ __version__: str = _shudu.__version__
 __all__ = [
     "PuzzleLike",
     "Rating",
+    "Unrated",
     "Step",
     "Explanation",
     "Generated",
@@ -61,7 +64,26 @@ __all__ = [
     "count_grids",
     "to_array",
     "from_array",
+    "DEFAULT_TIMEOUT",
+    "traces",
+    "dataset",
+    "trace_schema",
 ]
+
+
+def __dir__() -> List[str]:
+    # The public names only: not the modules and typing helpers imported here (PEP 562).
+    return sorted(__all__ + ["__version__"])
+
+
+DEFAULT_TIMEOUT: Optional[float] = 600.0
+"""The time budget, in seconds, of :func:`generate`, :func:`iter_generate` and :func:`dataset`
+when no ``timeout`` is given: a request for a rare band cannot run unnoticed for hours. Set
+``shudu.DEFAULT_TIMEOUT = None`` for no limit, or pass ``timeout=`` to one call; a batch cut short
+by this default budget warns (``RuntimeWarning``) with the number of puzzles found."""
+
+_DEFAULT = object()
+"""The ``timeout`` argument's default: :data:`DEFAULT_TIMEOUT`, read at call time."""
 
 PuzzleLike = Union[str, Sequence[int], np.ndarray]
 """A puzzle: an 81-character string (or any format ``shudu`` reads, such as the 729-character
@@ -69,24 +91,73 @@ pencil-mark line, whose marks ``solve``, ``count_solutions``, ``rate``, ``explai
 keep to, as the CLI does), or 81 integers 0-9 (0 for empty)."""
 
 
+def _cells(arr: np.ndarray, what: str = "puzzle") -> np.ndarray:
+    """Checks an array of cell values: integers 0-9. Raises ``TypeError`` for floats (never
+    truncated: 1.7 is not 1), booleans, strings or objects, and ``ValueError`` naming the first
+    value out of range by its position, before any conversion to bytes."""
+    kind = arr.dtype.kind
+    if kind in "fc":
+        raise TypeError(
+            f"{what}: found an array of {arr.dtype} (floats are not truncated); expected "
+            "integers 0 (empty) or 1-9"
+        )
+    if kind not in "iu":
+        found = {"U": "str", "S": "bytes", "O": "Python objects", "b": "bool"}.get(
+            kind, str(arr.dtype)
+        )
+        raise TypeError(
+            f"{what}: found an array of {found}; expected integers 0 (empty) or 1-9 "
+            "(give a puzzle as text as one string, not an array of characters)"
+        )
+    bad = (arr < 0) | (arr > 9)
+    if bad.any():
+        pos = np.unravel_index(int(np.argmax(bad)), arr.shape)
+        v = arr[pos]
+        if arr.ndim == 2:
+            where = f"row {pos[0]}, column {pos[1]}"
+        else:
+            i = int(pos[-1])
+            where = f"cell {i + 1} (r{i // 9 + 1}c{i % 9 + 1})"
+        raise ValueError(f"{what}, {where}: found {v}; expected 0 (empty) or 1-9")
+    return arr
+
+
 def _text(puzzle: PuzzleLike) -> str:
-    """The puzzle as text for the core's reader."""
+    """The puzzle as text for the core's reader. Raises ``TypeError`` for what is not a puzzle
+    (``None``, a number, floats) and ``ValueError`` for a bad cell, naming it."""
     if isinstance(puzzle, str):
         return puzzle
     if isinstance(puzzle, (bytes, bytearray)):
         return puzzle.decode("ascii", errors="replace")
-    cells = list(np.asarray(puzzle).reshape(-1))
+    if isinstance(puzzle, Generated):
+        return puzzle.puzzle
+    if not isinstance(puzzle, (Sequence, np.ndarray)):
+        raise TypeError(
+            f"found {type(puzzle).__name__}; expected a puzzle: a string of 81 characters, "
+            "81 integers 0-9 or an array of them"
+        )
+    cells = _cells(np.asarray(puzzle)).reshape(-1)
     if len(cells) != 81:
         raise ValueError(f"found {len(cells)} cells; expected 81")
-    out = []
-    for i, v in enumerate(cells):
-        v = int(v)
-        if not 0 <= v <= 9:
-            raise ValueError(
-                f"cell {i + 1} (r{i // 9 + 1}c{i % 9 + 1}): found {v}; expected 0 (empty) or 1-9"
-            )
-        out.append(str(v) if v else ".")
-    return "".join(out)
+    return "".join("." if v == 0 else str(v) for v in cells.tolist())
+
+
+def _record(i: int, message: str) -> str:
+    """The core's message about a record read alone (``puzzle 1, ...``) with the record's index
+    in the batch instead."""
+    return _re.sub(r"^puzzle 1\b", f"record {i}", message)
+
+
+def _count(name: str, value, low: int = 0, high: Optional[int] = None) -> int:
+    """``value`` as an integer within ``low..=high``, or ``TypeError``/``ValueError`` naming
+    ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} {value!r}: expected an integer")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        span = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise ValueError(f"{name} {value}: expected an integer {span}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -111,6 +182,16 @@ class Rating:
     def _from(cls, r) -> "Rating":
         er, ep, ed, band, solved, steps, techniques = r
         return cls(er, ep, ed, band, solved, steps, tuple(tuple(t) for t in techniques))
+
+
+@dataclass(frozen=True)
+class Unrated:
+    """A record of :func:`rate_many` that is not rated: ``status`` is ``"none"`` (no solution)
+    or ``"multiple"`` (more than one), as ``shudu grade --format json`` says; ``error`` the
+    message :func:`rate` raises for it."""
+
+    status: str
+    error: str
 
 
 @dataclass(frozen=True)
@@ -186,16 +267,16 @@ def solve(puzzle: PuzzleLike) -> Optional[str]:
     """The first solution of ``puzzle`` as an 81-character string, or ``None`` if it has none.
     For a pencil-mark line, the first grid that keeps to its marks.
 
-    Raises ``ValueError`` for a puzzle that cannot be read (with its position).
+    Raises ``ValueError`` for a puzzle that cannot be read (with its position), ``TypeError``
+    for what is not a puzzle (``None``, a number, an array of floats).
     """
     return _shudu.solve(_text(puzzle))
 
 
 def count_solutions(puzzle: PuzzleLike, limit: int = 2) -> int:
-    """How many solutions ``puzzle`` has, counting up to ``limit`` (0, 1, or ``limit`` meaning
-    "at least that many")."""
-    if limit < 0:
-        raise ValueError(f"limit {limit}: expected a count >= 0")
+    """How many solutions ``puzzle`` has, counting up to ``limit`` >= 1 (0, 1, or ``limit``
+    meaning "at least that many"). ``puzzle`` may be a :class:`Generated` too."""
+    limit = _count("limit", limit, 1)
     return _shudu.count_solutions(_text(puzzle), limit)[0]
 
 
@@ -215,22 +296,21 @@ def _status(count: int, limit: int) -> str:
 def solve_many(puzzles: Iterable[PuzzleLike], limit: int = 2) -> List[Solved]:
     """Solves every puzzle in parallel (GIL released). A record that cannot be read is reported
     in its place (status ``"invalid"``) and the rest are still solved."""
-    if limit < 1:
-        raise ValueError(f"limit {limit}: expected a count >= 1")
+    limit = _count("limit", limit, 1)
     texts = []
     early = {}
     for i, p in enumerate(puzzles):
         try:
             texts.append(_text(p))
-        except ValueError as e:
-            early[i] = str(e)
+        except (TypeError, ValueError) as e:
+            early[i] = f"record {i}: {e}"
             texts.append("")
     out = []
     for i, (count, solution, error) in enumerate(_shudu.solve_many(texts, limit)):
         if i in early:
             out.append(Solved("invalid", None, None, early[i]))
         elif error is not None:
-            out.append(Solved("invalid", None, None, error))
+            out.append(Solved("invalid", None, None, _record(i, error)))
         else:
             out.append(Solved(_status(count, limit), count, solution, None))
     return out
@@ -241,19 +321,18 @@ def solve_array(puzzles: np.ndarray, limit: int = 2) -> Tuple[np.ndarray, np.nda
 
     Returns ``(solutions, counts)``: an ``(N, 81)`` ``uint8`` array of first solutions (a row of
     zeros where there is none) and an ``(N,)`` ``uint8`` array of solution counts up to ``limit``.
-    Raises ``ValueError`` naming the row and column of a value above 9.
+    Raises ``ValueError`` naming the row and column (from 0) of a value out of range,
+    ``TypeError`` for an array of floats, strings or objects. Ctrl+C interrupts it within a
+    fraction of a second (``KeyboardInterrupt``).
     """
-    if limit < 1 or limit > 255:
-        raise ValueError(f"limit {limit}: expected 1 to 255")
+    limit = _count("limit", limit, 1, 255)
     arr = np.ascontiguousarray(puzzles)
     if arr.ndim == 1 and arr.shape[0] == 81:
         arr = arr.reshape(1, 81)
     if arr.ndim != 2 or arr.shape[1] != 81:
         raise ValueError(f"expected an array of shape (N, 81), found {arr.shape}")
     if arr.dtype != np.uint8:
-        if arr.size and (arr.min() < 0 or arr.max() > 255):
-            raise ValueError("values must be 0 (empty) or 1-9")
-        arr = arr.astype(np.uint8)
+        arr = _cells(arr, "puzzles").astype(np.uint8)
     return _shudu.solve_array(arr, limit)
 
 
@@ -271,38 +350,62 @@ def to_array(puzzles: Iterable[PuzzleLike]) -> np.ndarray:
 
 
 def from_array(arr: np.ndarray) -> List[str]:
-    """Rows of an ``(N, 81)`` array as 81-character strings (``.`` for 0)."""
+    """Rows of an ``(N, 81)`` array of integers 0-9 as 81-character strings (``.`` for 0),
+    converted by NumPy as a whole, not row by row in Python.
+
+    Raises ``ValueError`` naming the row and column (from 0) of a value out of range,
+    ``TypeError`` for an array of floats, strings or objects."""
     arr = np.asarray(arr)
     if arr.ndim == 1:
         arr = arr.reshape(1, -1)
     if arr.ndim != 2 or arr.shape[1] != 81:
         raise ValueError(f"expected an array of shape (N, 81), found {arr.shape}")
-    out = []
-    for i, row in enumerate(arr):
-        if row.min(initial=0) < 0 or row.max(initial=0) > 9:
-            col = int(np.argmax((row < 0) | (row > 9)))
-            raise ValueError(f"row {i}, column {col}: found {row[col]}; expected 0 (empty) or 1-9")
-        out.append("".join(str(int(v)) if v else "." for v in row))
-    return out
+    _cells(arr, "puzzles")
+    # '.' for 0 and '1'..'9' for 1-9, as bytes; then each row of 81 bytes is one string.
+    chars = np.where(arr == 0, ord("."), arr + ord("0")).astype(np.uint8)
+    return np.ascontiguousarray(chars).view("S81").ravel().astype("U81").tolist()
 
 
 def rate(puzzle: PuzzleLike) -> Rating:
     """Rates ``puzzle`` on the Sudoku Explainer scale (the same figures as ``shudu grade``); a
-    pencil-mark line from its marks."""
+    pencil-mark line from its marks.
+
+    Raises ``ValueError`` for a puzzle without exactly one solution (only those have a solving
+    path; ``shudu grade`` refuses them too), or one that cannot be read."""
     return Rating._from(_shudu.rate(_text(puzzle)))
 
 
-def rate_many(puzzles: Iterable[PuzzleLike]) -> List[Union[Rating, ValueError]]:
-    """Rates every puzzle in parallel (GIL released); a record that cannot be read gets the
-    ``ValueError`` saying why in its place."""
-    out: List[Union[Rating, ValueError]] = []
-    for rating, error in _shudu.rate_many([_text(p) for p in puzzles]):
-        out.append(ValueError(error) if error is not None else Rating._from(rating))
+def rate_many(puzzles: Iterable[PuzzleLike]) -> List[Union[Rating, Unrated, ValueError]]:
+    """Rates every puzzle in parallel (GIL released). In place of a record: its
+    :class:`Rating`; :class:`Unrated` with ``status`` ``"none"`` or ``"multiple"`` for a puzzle
+    without exactly one solution; or the ``ValueError`` saying why it cannot be read (naming
+    the record by its index, from 0)."""
+    texts: List[str] = []
+    early = {}
+    for i, p in enumerate(puzzles):
+        try:
+            texts.append(_text(p))
+        except (TypeError, ValueError) as e:
+            early[i] = ValueError(f"record {i}: {e}")
+            texts.append("")
+    out: List[Union[Rating, Unrated, ValueError]] = []
+    for i, (status, rating, error) in enumerate(_shudu.rate_many(texts)):
+        if i in early:
+            out.append(early[i])
+        elif status == "graded":
+            out.append(Rating._from(rating))
+        elif status == "invalid":
+            out.append(ValueError(_record(i, error)))
+        else:
+            out.append(Unrated(status, error))
     return out
 
 
 def explain(puzzle: PuzzleLike) -> Explanation:
-    """The step-by-step human-style solution, as ``shudu explain`` gives it."""
+    """The step-by-step human-style solution, as ``shudu explain`` gives it.
+
+    Raises ``ValueError`` for a puzzle without exactly one solution, or one that cannot be
+    read."""
     rating, steps = _shudu.explain(_text(puzzle))
     return Explanation(Rating._from(rating), tuple(Step._from(s) for s in steps))
 
@@ -342,8 +445,9 @@ class GenerateIterator:
     batch went (``found < requested`` only when ``timeout`` ran out or the search gave up).
     """
 
-    def __init__(self, waves) -> None:
+    def __init__(self, waves, default_budget: Optional[float] = None) -> None:
         self._waves = waves
+        self._default_budget = default_budget
         self._wave: Iterator[Generated] = iter(())
         self.found: Optional[int] = None
         self.requested: Optional[int] = None
@@ -364,6 +468,14 @@ class GenerateIterator:
                 s = self._waves.summary()
                 if s is not None:
                     self.found, self.requested, self.timed_out, self.grids_tried, self.seconds = s
+                    if self.timed_out and self._default_budget is not None:
+                        _warnings.warn(
+                            f"found {self.found} of {self.requested} puzzles in the default time "
+                            f"budget of {self._default_budget:g} s (shudu.DEFAULT_TIMEOUT); pass "
+                            "timeout= (None for no limit) to search longer",
+                            RuntimeWarning,
+                            stacklevel=3,
+                        )
                 raise
             self._wave = iter(
                 [
@@ -381,7 +493,7 @@ def iter_generate(
     difficulty: Optional[str] = None,
     rating: Union[None, float, Tuple[float, float]] = None,
     seed: Optional[int] = None,
-    timeout: Optional[float] = None,
+    timeout: Optional[float] = _DEFAULT,  # type: ignore[assignment]
     unique: bool = True,
     shard: Optional[Tuple[int, int]] = None,
     wave: int = 256,
@@ -391,16 +503,21 @@ def iter_generate(
 ) -> GenerateIterator:
     """Streams the puzzles of :func:`generate` in item order, with memory bounded by ``wave``
     and the thread count, not by ``n``: for batches too large to hold at once. Dropping the
-    iterator stops the work."""
-    if n < 0:
-        raise ValueError(f"n {n}: expected a count >= 0")
+    iterator stops the work. Ctrl+C raises ``KeyboardInterrupt`` while it waits for a puzzle."""
+    n = _count("n", n)
     items = shard_items(n, *shard) if shard is not None else range(n)
-    if isinstance(givens, int):
-        givens = (givens, givens)
+    if givens is not None:
+        if isinstance(givens, (int, np.integer)):
+            givens = (givens, givens)
+        givens = tuple(_count("givens", g, 0, 81) for g in givens)
     if isinstance(rating, (int, float)):
         rating = (float(rating), float(rating))
     if seed is None:
         seed = _random.getrandbits(64)
+    seed = _count("seed", seed, 0, 2**64 - 1)
+    default_budget = None
+    if timeout is _DEFAULT:
+        timeout = default_budget = DEFAULT_TIMEOUT
     waves = _shudu.generate_waves(
         items.start,
         items.stop,
@@ -417,7 +534,7 @@ def iter_generate(
         _names(without),
         automorphic,
     )
-    return GenerateIterator(waves)
+    return GenerateIterator(waves, default_budget)
 
 
 def _names(techniques: Union[None, str, Sequence[str]]) -> Optional[List[str]]:
@@ -437,7 +554,7 @@ def generate(
     difficulty: Optional[str] = None,
     rating: Union[None, float, Tuple[float, float]] = None,
     seed: Optional[int] = None,
-    timeout: Optional[float] = None,
+    timeout: Optional[float] = _DEFAULT,  # type: ignore[assignment]
     unique: bool = True,
     shard: Optional[Tuple[int, int]] = None,
     needs: Union[None, str, Sequence[str]] = None,
@@ -453,8 +570,9 @@ def generate(
     :class:`Rating`). The same ``seed`` gives the same puzzles as ``shudu generate --seed``.
     ``shard=(i, k)`` makes only shard ``i`` of ``k`` of the batch, like ``--shard i/k``: the
     shards of one seed, concatenated, are exactly the whole batch (see :func:`shard_items`).
-    With ``timeout`` (seconds), the puzzles found in time are returned (fewer than asked: the
-    list says how many were found). Raises ``ValueError`` at once for requests no puzzle can
+    With ``timeout`` (seconds; :data:`DEFAULT_TIMEOUT`, 600, when not given; ``None`` for no
+    limit), the puzzles found in time are returned (fewer than asked: the list says how many
+    were found, and a cut by the default budget warns). Ctrl+C raises ``KeyboardInterrupt``. Raises ``ValueError`` at once for requests no puzzle can
     satisfy. :func:`iter_generate` streams instead.
 
     ``needs`` names techniques that every puzzle's solving path must use (``"x-wing"``,
@@ -545,3 +663,173 @@ def count_grids() -> int:
     """The number of complete 9x9 grids, computed by band counting (about a second):
     6,670,903,752,021,072,936,960."""
     return int(_shudu.count_grids())
+
+
+def trace_schema(item: bool = False):
+    """The Arrow schema of :func:`traces` and :func:`dataset` (``item=True``: with the ``item``
+    column first), the schema of ``shudu explain --format json`` too. Needs ``pyarrow``.
+
+    One row a puzzle: ``puzzle`` and ``solution`` (81 characters; ``.`` for empty),
+    ``givens``, the SE ratings ``er``, ``ep``, ``ed``, ``band``, ``hardest`` (the technique of
+    the step rated ``er``), and ``steps``: SE's solving path in order, each step a struct of
+    ``technique``, ``rating``, ``cells`` and ``houses`` it involves (``r1c1``, ``row 1``,
+    ``column 4``, ``box 9``), ``placements`` and ``eliminations`` as ``{cell, digit}`` structs,
+    and ``text``, the step as one line of plain text (``Hidden Single: ... => place r3c4=7``).
+    """
+    import pyarrow as pa
+
+    pair = pa.struct([("cell", pa.string()), ("digit", pa.uint8())])
+    step = pa.struct(
+        [
+            ("technique", pa.string()),
+            ("rating", pa.float64()),
+            ("cells", pa.list_(pa.string())),
+            ("houses", pa.list_(pa.string())),
+            ("placements", pa.list_(pair)),
+            ("eliminations", pa.list_(pair)),
+            ("text", pa.string()),
+        ]
+    )
+    fields = [
+        ("puzzle", pa.string()),
+        ("solution", pa.string()),
+        ("givens", pa.uint8()),
+        ("er", pa.float64()),
+        ("ep", pa.float64()),
+        ("ed", pa.float64()),
+        ("band", pa.string()),
+        ("hardest", pa.string()),
+        ("steps", pa.list_(step)),
+    ]
+    if item:
+        fields.insert(0, ("item", pa.int64()))
+    return pa.schema(fields)
+
+
+def _trace_batch(puzzles: List[str], items: Optional[List[int]] = None):
+    """The rows of :func:`traces` for ``puzzles`` as one ``pyarrow.RecordBatch``, built from the
+    native columns without a Python object a step."""
+    import pyarrow as pa
+
+    cols = _shudu.trace_columns(puzzles)
+
+    def strings(key: str):
+        offsets, data = cols[key]
+        return pa.StringArray.from_buffers(
+            len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(data)
+        )
+
+    def lists(key: str, values, kind):
+        return pa.ListArray.from_arrays(pa.array(cols[key]), values, type=pa.list_(kind))
+
+    schema = trace_schema(item=items is not None)
+    step = schema.field("steps").type.value_type
+    pair = step.field("placements").type.value_type
+
+    def pairs(key: str, prefix: str):
+        values = pa.StructArray.from_arrays(
+            [strings(f"{prefix}_cell"), pa.array(cols[f"{prefix}_digit"])], fields=list(pair)
+        )
+        return lists(key, values, pair)
+
+    steps = pa.StructArray.from_arrays(
+        [
+            strings("technique"),
+            pa.array(cols["rating"]),
+            lists("cell_lists", strings("cells"), pa.string()),
+            lists("house_lists", strings("houses"), pa.string()),
+            pairs("placed", "placed"),
+            pairs("removed", "removed"),
+            strings("text"),
+        ],
+        fields=list(step),
+    )
+    columns = [
+        strings("puzzle"),
+        strings("solution"),
+        pa.array(cols["givens"]),
+        pa.array(cols["er"]),
+        pa.array(cols["ep"]),
+        pa.array(cols["ed"]),
+        strings("band"),
+        strings("hardest"),
+        lists("steps", steps, step),
+    ]
+    if items is not None:
+        columns.insert(0, pa.array(items, type=pa.int64()))
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def traces(puzzles: Iterable[PuzzleLike]):
+    """The solving paths of ``puzzles`` as a ``pyarrow.Table`` (schema: :func:`trace_schema`),
+    in parallel without the GIL; each row is what ``shudu explain --format json`` prints for
+    that puzzle. Raises ``ValueError`` naming the index of a puzzle that cannot be read or has
+    not exactly one solution. Needs ``pyarrow``."""
+    import pyarrow as pa
+
+    texts = [_text(p) for p in puzzles]
+    return pa.Table.from_batches([_trace_batch(texts)], schema=trace_schema())
+
+
+def dataset(
+    n: int,
+    givens: Union[None, int, Tuple[int, int]] = None,
+    symmetry: str = "none",
+    minimal: bool = False,
+    difficulty: Optional[str] = None,
+    rating: Union[None, float, Tuple[float, float]] = None,
+    seed: Optional[int] = None,
+    timeout: Optional[float] = _DEFAULT,  # type: ignore[assignment]
+    shard: Optional[Tuple[int, int]] = None,
+    needs: Union[None, str, Sequence[str]] = None,
+    without: Union[None, str, Sequence[str]] = None,
+    automorphic: bool = False,
+    path=None,
+    batch: int = 4096,
+):
+    """A dataset of ``n`` puzzles with their solutions, SE ratings and step-by-step solving
+    paths, as a ``pyarrow.Table`` with the ``item`` column first (schema:
+    :func:`trace_schema`). The puzzles are :func:`generate`'s for the same arguments (so the
+    same ``seed`` gives the same rows, and ``shard=(i, k)`` makes shard ``i`` of ``k``); the
+    paths are ``shudu explain``'s. With ``path``, the table is also written there as Parquet
+    (zstd; through a temporary file renamed into place). Needs ``pyarrow``.
+
+    Reads back with ``pyarrow.parquet.read_table(path)``, ``pandas.read_parquet(path)`` or
+    Hugging Face's ``datasets.Dataset.from_parquet(path)``."""
+    import pyarrow as pa
+
+    batch = _count("batch", batch, 1)
+    it = iter_generate(
+        n, givens, symmetry, minimal, difficulty, rating, seed, timeout, True, shard,
+        needs=needs, without=without, automorphic=automorphic,
+    )
+    batches = []
+    chunk: List[Generated] = []
+    for g in it:
+        chunk.append(g)
+        if len(chunk) == batch:
+            batches.append(_trace_batch([c.puzzle for c in chunk], [c.item for c in chunk]))
+            chunk = []
+    if chunk:
+        batches.append(_trace_batch([c.puzzle for c in chunk], [c.item for c in chunk]))
+    table = pa.Table.from_batches(batches, schema=trace_schema(item=True))
+    if path is not None:
+        _write_parquet(table, path)
+    return table
+
+
+def _write_parquet(table, path) -> None:
+    """Writes ``table`` to ``path`` through a temporary file in the same folder, renamed into
+    place: a failure never leaves a half-written file."""
+    import os
+    import pyarrow.parquet as pq
+
+    path = os.fspath(path)
+    folder, name = os.path.split(path)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    try:
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
