@@ -1196,7 +1196,14 @@ pub fn generate_rated_stream<E>(
                 }
                 let mut rng =
                     crate::grids::rng_for(seed ^ retry.wrapping_mul(RETRY_KEY), item as u64);
-                match leveled(config, level(item), &orbits, &mut rng, deadline, &mut retried) {
+                match leveled(
+                    config,
+                    level(item),
+                    &orbits,
+                    &mut rng,
+                    deadline,
+                    &mut retried,
+                ) {
                     Some(next) => t = next,
                     None => break,
                 }
