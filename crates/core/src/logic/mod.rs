@@ -18,7 +18,7 @@
 //! let g = grade(&p);
 //! assert!(g.solved);
 //! assert_eq!(g.er, Rating(15));
-//! assert_eq!(g.band, Band::Medium);
+//! assert_eq!(g.band, Band::Easy);
 //! # Ok::<(), shudu_core::ParseError>(())
 //! ```
 //!
