@@ -47,7 +47,7 @@ def test_dataset_rows_are_generated_puzzles_with_paths_that_replay_to_the_soluti
         assert oracle_count(r["puzzle"]) == 1
         assert is_valid_grid(r["solution"]) and completes(r["puzzle"], r["solution"])
         assert r["givens"] == sum(ch != "." for ch in r["puzzle"])
-        assert r["band"] == "hard" and 1.6 <= r["er"] <= 2.5
+        assert r["band"] == "hard" and 2.6 <= r["er"] <= 4.0
         assert r["er"] == max(s["rating"] for s in r["steps"])
         assert r["hardest"] == next(s["technique"] for s in r["steps"] if s["rating"] == r["er"])
         assert replay(r["puzzle"], r["steps"]) == r["solution"]
