@@ -574,8 +574,8 @@ pub fn seeded_fits(base: &GenerateConfig) -> bool {
 /// Looks for a puzzle rated in `range` (from 9.0 up) among the neighbours of the forum's hard
 /// puzzles ([`super::seeds`]): each move takes a seed at random (or, half the time once there
 /// are some, one of the hard neighbours met so far), makes one [`neighbour`] of it, and rates it
-/// when its kind ([`Kind`]) can hold ratings in `range`, it keeps `base`'s givens, and it is
-/// equivalent to no seed and to no puzzle rated before. Up to `moves` moves or until
+/// when its kind (by the gates: solved, stuck, stuck with both) can hold ratings in `range`, it
+/// keeps `base`'s givens, and it is equivalent to no seed and to no puzzle rated before. Up to `moves` moves or until
 /// `deadline`; the result is proper, minimal, new, and rated in full.
 ///
 /// Measured (docs/rated.md, "The top of the scale"): about one move in 30 gives a neighbour past
