@@ -139,7 +139,7 @@ check "grids --distinct-classes -n 100000000 refused" 2 10 \
     "\$S grids -n 100000000 --distinct-classes"
 
 # 12. Surprises.
-check "-n 2 -m 3 -r 20~25 says blanks" 0 10 "\$S -n 2 -m 3 -r 20~25 2>&1 | grep -q 'at least 27 blanks'"
+check "-n 2 -m 3 -r 20~25 says blanks" 0 10 "\$S -n 2 -m 3 -r 20~25 2>&1 | grep -q 'at least 34 blanks'"
 check "check P" 0 10 "\$S check \$P"
 check "canon P" 0 10 "\$S canon \$P"
 check "play exits 143 on SIGTERM" 143 20 \
