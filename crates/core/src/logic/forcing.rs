@@ -820,7 +820,7 @@ impl Engine<'_> {
                 }
             } else {
                 if self.mode.level() > 0 {
-                    let mut extra = advanced_offs(self.board, &cur, &cur_pos, orig);
+                    let mut extra = advanced_offs(self.board, &cur, &cur_pos, orig, &self.orig_pos);
                     if extra.is_empty() && self.mode.level() >= 2 {
                         // The inner search is the costly unit: the budget is checked before
                         // each (a spent budget leaves the outcome incomplete; the step using
@@ -882,6 +882,20 @@ impl Engine<'_> {
     }
 }
 
+/// The pairs of crossing houses in SE's order (`intersections::crossing_pairs`), each with the
+/// places of the first house that lie in the second and those of the second in the first.
+static CROSS_PLACES: std::sync::LazyLock<Vec<(u8, u8, u16, u16)>> =
+    std::sync::LazyLock::new(|| {
+        let inside = |a: usize, b: usize| {
+            (0..9).fold(0u16, |m, k| {
+                m | (HOUSE_CELLS[b].contains(&HOUSE_CELLS[a][k]) as u16) << k
+            })
+        };
+        super::intersections::crossing_pairs()
+            .map(|(a, b)| (a as u8, b as u8, inside(a, b), inside(b, a)))
+            .collect()
+    });
+
 /// Eliminations that simple techniques find on the working grid of a dynamic search (level 1,
 /// SE's "(+)"): pointing and claiming, then hidden pairs, naked pairs, X-Wings (the first of
 /// these that finds anything). Each elimination comes with the removals the pattern rests on
@@ -892,56 +906,62 @@ fn advanced_offs(
     cur: &[u16; 81],
     cur_pos: &[[u16; 9]; 27],
     orig: &[u16; 81],
+    orig_pos: &[[u16; 9]; 27],
 ) -> Vec<(Id, Vec<Id>, Option<Nest>)> {
     let mut out = Vec::new();
     let had = |c: usize, d: usize| orig[c] >> d & 1 == 1 && cur[c] >> d & 1 == 0;
-    // Pointing and claiming, in SE's order of house pairs.
-    for (h1, h2) in super::intersections::crossing_pairs() {
+    // Pointing and claiming, in SE's order of house pairs, on the places of each digit: its
+    // places in `h1` all lie in `h2` (two or more), `h2` has places outside `h1` (removed),
+    // and `h1` lost places outside `h2` (the parents).
+    for &(h1, h2, in1, in2) in CROSS_PLACES.iter() {
+        let (h1, h2) = (h1 as usize, h2 as usize);
         for d in 0..9 {
             let pos = cur_pos[h1][d];
-            if pos.count_ones() <= 1 {
+            if pos & pos.wrapping_sub(1) == 0 || pos & !in1 != 0 {
                 continue;
             }
-            let in2 = |c: usize| HOUSE_CELLS[h2].contains(&(c as u8));
-            if !bits(pos).all(|k| in2(HOUSE_CELLS[h1][k] as usize)) {
+            let elims = cur_pos[h2][d] & !in2;
+            if elims == 0 {
                 continue;
             }
-            let elims: Vec<usize> = HOUSE_CELLS[h2]
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| !HOUSE_CELLS[h1].contains(&(c as u8)) && cur[c] >> d & 1 == 1)
-                .collect();
-            if elims.is_empty() {
-                continue;
-            }
-            let parents: Vec<Id> = HOUSE_CELLS[h1]
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| had(c, d) && !in2(c))
-                .map(|c| id(c, d, false))
-                .collect();
-            if !parents.is_empty() {
-                out.extend(
-                    elims
-                        .into_iter()
-                        .map(|c| (id(c, d, false), parents.clone(), None)),
-                );
+            let lost = orig_pos[h1][d] & !pos & !in1;
+            if lost != 0 {
+                let parents: Vec<Id> = bits(lost)
+                    .map(|k| id(HOUSE_CELLS[h1][k] as usize, d, false))
+                    .collect();
+                out.extend(bits(elims).map(|k| {
+                    (
+                        id(HOUSE_CELLS[h2][k] as usize, d, false),
+                        parents.clone(),
+                        None,
+                    )
+                }));
             }
         }
     }
     if !out.is_empty() {
         return out;
     }
-    // Hidden pairs (houses: boxes, columns, rows; more than 4 empty cells).
+    // Hidden pairs (houses: boxes, columns, rows; more than 4 empty cells): two digits with
+    // one or two places each, two in all.
     for &h in super::SE_BCR.iter() {
         let h = h as usize;
         if board.empty_count(h) <= 4 {
             continue;
         }
         let pos: [u16; 9] = cur_pos[h];
-        for a in 0..9 {
-            for b in a + 1..9 {
-                if pos[a] == 0 || pos[b] == 0 || (pos[a] | pos[b]).count_ones() != 2 {
+        let (mut few, mut n) = ([0usize; 9], 0);
+        for (d, &p) in pos.iter().enumerate() {
+            let rest = p & p.wrapping_sub(1);
+            if p != 0 && rest & rest.wrapping_sub(1) == 0 {
+                few[n] = d;
+                n += 1;
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b) = (few[i], few[j]);
+                if (pos[a] | pos[b]).count_ones() != 2 {
                     continue;
                 }
                 let set = pos[a] | pos[b];
@@ -980,13 +1000,15 @@ fn advanced_offs(
         if board.empty_count(h) < 4 {
             continue;
         }
-        let cells: Vec<usize> = HOUSE_CELLS[h]
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| cur[c].count_ones() == 2)
-            .collect();
-        for i in 0..cells.len() {
-            for j in i + 1..cells.len() {
+        let (mut cells, mut n) = ([0usize; 9], 0);
+        for &c in &HOUSE_CELLS[h] {
+            if two_bits(cur[c as usize]) {
+                cells[n] = c as usize;
+                n += 1;
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
                 let (p, q) = (cells[i], cells[j]);
                 if cur[p] != cur[q] {
                     continue;
