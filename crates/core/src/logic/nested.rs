@@ -501,6 +501,9 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>, budget: &Bud
     search.set_reach(reach.clone());
     let mut out = Vec::new();
     let mut ends = Vec::new();
+    // Per source (bit by identity): whether it was asked if it reaches its opposite with X-
+    // and Y-links, and the answer.
+    let (mut both_asked, mut both_reach) = ([0u64; 23], [0u64; 23]);
     for (y, x) in [(false, true), (true, false), (true, true)] {
         let sort_key = match (x, y) {
             (true, true) => 4,
@@ -530,7 +533,20 @@ pub(crate) fn static_hints(board: &Board, orig: Option<&[u16; 81]>, budget: &Bud
                 }
                 if x {
                     for s in [source, source ^ 1] {
-                        if !live(s, s ^ 1) || !search.reaches_opposite(s, y) {
+                        if !live(s, s ^ 1) {
+                            continue;
+                        }
+                        // X-links alone make fewer links than both (a subgraph), so a source
+                        // that reaches nothing with both reaches nothing with X-links alone:
+                        // asked with both first, once (the searches with both come last).
+                        let (w, b) = (s as usize / 64, 1u64 << (s % 64));
+                        if both_asked[w] & b == 0 {
+                            both_asked[w] |= b;
+                            if search.reaches_opposite(s, true) {
+                                both_reach[w] |= b;
+                            }
+                        }
+                        if both_reach[w] & b == 0 || (!y && !search.reaches_opposite(s, false)) {
                             continue;
                         }
                         if let Some(t) = search.forcing(s, y) {
