@@ -136,6 +136,18 @@ def records(spec: BankSpec, index: int) -> Tuple[List[dict], bool]:
     return out, bool(it.timed_out)
 
 
+def jsonl_row(row: dict) -> dict:
+    """A record as a JSON Lines shard holds it: the solution as its 81 digits (a list), since
+    pandas' ``read_json`` makes a number of any string of digits (an 81-digit one becomes a
+    float that has lost the grid); the puzzle keeps its ``.`` and stays a string."""
+    return {**row, "solution": [int(ch) for ch in row["solution"]]}
+
+
+def from_jsonl_row(row: dict) -> dict:
+    """The record of a JSON Lines line, its solution a string again (as Parquet holds it)."""
+    return {**row, "solution": "".join(map(str, row["solution"]))}
+
+
 def write_atomically(path: Path, rows: List[dict], fmt: str) -> str:
     """Writes ``rows`` to ``path`` through a temporary file in the same folder and returns the
     file's SHA-256. Parquet is written without timestamps, so the same rows give the same bytes."""
@@ -144,7 +156,7 @@ def write_atomically(path: Path, rows: List[dict], fmt: str) -> str:
         if fmt == "jsonl":
             with tmp.open("w", encoding="utf-8") as f:
                 for row in rows:
-                    f.write(json.dumps(row, separators=(",", ":")) + "\n")
+                    f.write(json.dumps(jsonl_row(row), separators=(",", ":")) + "\n")
         else:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -328,7 +340,7 @@ def read_bank(out: Path) -> List[dict]:
     for s in manifest["shards"]:
         path = out / s["file"]
         if path.suffix == ".jsonl":
-            rows += [json.loads(line) for line in path.read_text().splitlines()]
+            rows += [from_jsonl_row(json.loads(line)) for line in path.read_text().splitlines()]
         else:
             import pyarrow.parquet as pq
 

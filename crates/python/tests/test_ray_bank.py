@@ -130,10 +130,17 @@ def test_pandas_reads_the_bank_folder_and_the_jsonl_solutions_as_strings(cluster
     assert all(isinstance(x, str) and len(x) == 81 for x in df["solution"])
     bank.run(spec(count=4, shards=1, difficulty=None, givens=None), tmp_path / "jsonl")
     (shard,) = (tmp_path / "jsonl").glob("shard-*.jsonl")
-    # As README.md says: dtype=False keeps the 81-digit strings (pandas would make floats).
-    df = pd.read_json(shard, lines=True, dtype=False)
-    assert all(isinstance(x, str) and len(x) == 81 for x in df["solution"])
+    # Read as a user would write it: the solutions come back whole (a list of 81 digits; a
+    # string of digits would have become a float), equal to the bank's.
+    df = pd.read_json(shard, lines=True)
+    records = bank.read_bank(tmp_path / "jsonl")
+    assert ["".join(map(str, x)) for x in df["solution"]] == [r["solution"] for r in records]
+    assert all(len(r["solution"]) == 81 and r["solution"].isdigit() for r in records)
+    assert all(isinstance(x, str) and len(x) == 81 for x in df["puzzle"])
     assert df["er"].dtype == float and df["givens"].dtype == int
+    datasets = pytest.importorskip("datasets")
+    ds = datasets.Dataset.from_json(str(shard))
+    assert ["".join(map(str, x)) for x in ds["solution"]] == [r["solution"] for r in records]
 
 
 def test_command_line_refuses_impossible_requests_at_once(tmp_path):
