@@ -22,6 +22,16 @@ use crate::error::{ParseError, ParseErrorKind};
 use crate::grid::Puzzle;
 use crate::{Cell, Digit, DigitSet};
 
+/// Parsing a puzzle from a string lives with the formats (the grid model is below them).
+impl std::str::FromStr for Puzzle {
+    type Err = ParseError;
+
+    /// Parses one puzzle in any format [`Reader`] reads.
+    fn from_str(s: &str) -> Result<Puzzle, Self::Err> {
+        parse_one(s)
+    }
+}
+
 /// An output (and input) format. See the [module docs](self).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Format {

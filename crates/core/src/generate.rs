@@ -1962,7 +1962,7 @@ pub fn generate_stream<E>(
         }
     };
     let check = config.givens.is_some_and(|(lo, _)| lo >= CLASS_CHECK_FROM);
-    let mut classes = crate::rated::NewClasses::default();
+    let mut classes = crate::canon::NewClasses::default();
     let mut found = 0;
     let mut retried = 0;
     let (_, attempts) = stream_items(
@@ -1979,7 +1979,7 @@ pub fn generate_stream<E>(
                     found += 1;
                     return emit(item, g);
                 }
-                let key = seed ^ retry.wrapping_mul(crate::rated::RETRY_KEY);
+                let key = seed ^ retry.wrapping_mul(crate::canon::RETRY_KEY);
                 match make(&mut rng_for(key, item as u64), &mut retried) {
                     Some(next) => g = next,
                     None => break,

@@ -188,15 +188,6 @@ impl fmt::Debug for Puzzle {
     }
 }
 
-impl std::str::FromStr for Puzzle {
-    type Err = crate::error::ParseError;
-
-    /// Parses one puzzle in any format [`crate::format::Reader`] reads.
-    fn from_str(s: &str) -> Result<Puzzle, Self::Err> {
-        crate::format::parse_one(s)
-    }
-}
-
 /// A complete grid: every cell holds a digit and every house holds each digit once. The invariant
 /// holds for every value of this type; [`Grid::try_from`] checks it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

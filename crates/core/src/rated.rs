@@ -51,6 +51,8 @@ use std::time::{Duration, Instant};
 use rand::RngCore;
 
 use crate::bitset::{Cell, CellSet};
+use crate::canon::RETRY_KEY;
+pub use crate::canon::{class_hash, NewClasses};
 use crate::generate::{
     generate_one, is_minimal, stream_items, with, without, ConfigError, GenerateConfig, Generated,
     StreamSummary,
@@ -1116,39 +1118,6 @@ pub fn generate_rated_batch(
 
 /// The most times an item equivalent to an earlier one is made again before it is left out.
 const MAX_RETRIES: u64 = 64;
-
-/// Mixed into the seed for the streams of items made again ([`NewClasses`]).
-pub(crate) const RETRY_KEY: u64 = 0x7265_7472_795f_6b65;
-
-/// The classes of the puzzles a run has emitted, so that it never emits two equivalent
-/// puzzles (the same board relabelled, transposed, with rows, columns, bands or stacks
-/// swapped): a 128-bit hash of each canonical form ([`crate::canon`]), 16 bytes a puzzle.
-#[derive(Default)]
-pub struct NewClasses {
-    canon: crate::canon::PuzzleCanonicalizer,
-    seen: std::collections::HashSet<u128>,
-}
-
-impl NewClasses {
-    /// Records `p`'s class; `false` if a puzzle of that class was recorded before.
-    pub fn insert(&mut self, p: &Puzzle) -> bool {
-        let form = self.canon.canonical(p).form;
-        self.seen.insert(class_hash(&form))
-    }
-}
-
-/// A 128-bit hash of a puzzle: two 64-bit FNV-1a hashes with different offsets and inputs. Two
-/// classes of one run share it with odds of about n² / 2^65 for n puzzles (below 10^-7 for a
-/// million), which would make the run drop a puzzle, never emit a copy.
-pub fn class_hash(p: &Puzzle) -> u128 {
-    let mut a: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut b: u64 = 0x6c62_272e_07bb_0142;
-    for &v in p.as_bytes() {
-        a = (a ^ u64::from(v)).wrapping_mul(0x0000_0100_0000_01b3);
-        b = (b ^ u64::from(v) ^ 0xa5).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    (u128::from(a) << 64) | u128::from(b)
-}
 
 /// [`generate_rated_batch`] streamed: items `items` in order, each puzzle found handed to
 /// `emit(item, (puzzle, rating))` as soon as the items before it are done, with memory bounded by

@@ -33,9 +33,11 @@
 //! round"). The closures are kept for the next search of the same mode, which makes anew only
 //! those that read a candidate gone since (`Kept`; docs/logic.md, "Speed, seventh round").
 
-use std::cell::{Cell as Flag, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::budget::Budget;
+use super::potential::{Id, Inner, CAUSE_CELL, CAUSE_HOUSE, CAUSE_NONE};
 use super::{bits, cell, digit, length_bonus, Board, Rating, Step, CELL_HOUSES, HOUSE_CELLS};
 use crate::bitset::{Cell, Digit};
 
@@ -85,55 +87,9 @@ impl Mode {
     }
 }
 
-/// A time budget inside a step: `stop()` is asked between the units of a search (each cell's
-/// assumptions, each stall of a propagation that would start an inner search), and once it says
-/// so every search of the step gives up at its next check and the step is discarded. A nested
-/// step of level 4 or 5 can take seconds; this is what lets [`super::rate_until`] stop inside
-/// one. Once spent, a budget stays spent (`stop` is not asked again).
-pub(crate) struct Budget<'a> {
-    stop: &'a dyn Fn() -> bool,
-    spent: Flag<bool>,
-}
-
-/// The stop of an unlimited budget.
-fn never() -> bool {
-    false
-}
-
-impl<'a> Budget<'a> {
-    /// A budget that ends when `stop()` says so.
-    pub(crate) fn new(stop: &'a dyn Fn() -> bool) -> Budget<'a> {
-        Budget {
-            stop,
-            spent: Flag::new(false),
-        }
-    }
-
-    /// A budget that never ends.
-    pub(crate) fn unlimited() -> Budget<'static> {
-        Budget::new(&never)
-    }
-
-    /// Whether the budget is spent, asking `stop()` if it was not yet.
-    pub(crate) fn check(&self) -> bool {
-        if !self.spent.get() && (self.stop)() {
-            self.spent.set(true);
-        }
-        self.spent.get()
-    }
-
-    /// Whether an earlier [`Budget::check`] found the budget spent (without asking again).
-    pub(crate) fn spent(&self) -> bool {
-        self.spent.get()
-    }
-}
-
 /// What a search returns when its budget ran out before it finished.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Spent;
-
-/// Identity of a potential: `(cell * 9 + digit) * 2 + on`.
-type Id = u16;
 
 #[inline]
 fn id(c: usize, d: usize, on: bool) -> Id {
@@ -158,14 +114,6 @@ fn id_on(i: Id) -> bool {
 const ABSENT: u32 = u32::MAX;
 /// An identity not (yet) implied; an outcome holds at most 1,458 nodes.
 const NO_SLOT: u16 = u16::MAX;
-
-/// Why an on potential holds, as SE's `Potential.Cause` records it: the cell's last candidate
-/// (`CAUSE_CELL`), or the digit's last place in house `h` (`CAUSE_HOUSE + h`); `CAUSE_NONE` for
-/// off potentials and assumptions. A nested chain rests on the candidates the outer chain
-/// removed from the cells and houses of its causes (SE's `getRuleParents`).
-const CAUSE_NONE: u8 = 0;
-pub(crate) const CAUSE_CELL: u8 = 1;
-pub(crate) const CAUSE_HOUSE: u8 = 2;
 
 /// A chain found on the working grid of an outer chain, which an off potential of the outer
 /// chain rests on: its identity (SE compares nested chains by their targets and nodes) and its
@@ -1529,10 +1477,10 @@ pub(crate) fn contradiction_rating(board: &Board, mode: Mode, c: usize, d: usize
 #[cfg(test)]
 thread_local! {
     /// Turns the closures off, for tests that compare searches with and without them.
-    static CLOSURES_OFF: Flag<bool> = const { Flag::new(false) };
+    static CLOSURES_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Turns off the closures' settled counts ([`Closures::make`]), for a test that compares
     /// closures with and without them.
-    static SETTLE_OFF: Flag<bool> = const { Flag::new(false) };
+    static SETTLE_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Whether the closures settle the counts of an on potential's cell and houses.
@@ -2656,18 +2604,6 @@ impl Closures {
 // ---------------------------------------------------------------------------------------------
 // Nesting (SE's levels 2 to 5).
 
-/// A hint found on the working grid of an outer chain: what it removes (off identities, in
-/// SE's order: by row, column, digit), its rating and complexity, the on potentials of its
-/// chains with their causes, and its identity.
-pub(crate) struct Inner {
-    pub(crate) rating: u16,
-    pub(crate) complexity: usize,
-    pub(crate) sort_key: u8,
-    pub(crate) elims: Vec<Id>,
-    pub(crate) rule_on: Vec<(Id, u8)>,
-    pub(crate) key: u64,
-}
-
 impl Inner {
     fn from_found(f: Found) -> Inner {
         let mut elims: Vec<Id> = f
@@ -2811,9 +2747,6 @@ enum Family {
     Static,
     Forcing(Mode),
 }
-
-/// Identity of a potential, for the static chains' nesting (`nested`).
-pub(crate) type PotId = Id;
 
 #[cfg(test)]
 mod tests {

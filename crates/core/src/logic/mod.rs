@@ -47,6 +47,7 @@ use crate::bitset::{Cell, Digit, DigitSet, House};
 use crate::grid::Puzzle;
 use crate::solver::{solve_unique_marked, Solutions};
 
+mod budget;
 pub mod chains;
 pub mod exclusion;
 mod find;
@@ -55,6 +56,7 @@ pub mod forcing;
 pub mod intersections;
 pub mod named;
 mod nested;
+mod potential;
 pub mod singles;
 pub mod subsets;
 pub mod uniqueness;
@@ -631,7 +633,7 @@ fn basic_step(board: &Board) -> Option<Step> {
 
 /// The steps from aligned pair exclusion on (6.2 and up): the costly ones.
 fn chain_step(board: &Board) -> Option<Step> {
-    chain_step_within(board, &forcing::Budget::unlimited()).expect("an unlimited budget")
+    chain_step_within(board, &budget::Budget::unlimited()).expect("an unlimited budget")
 }
 
 /// [`chain_step`] within a time budget, checked between the rules and inside the forcing
@@ -640,7 +642,7 @@ fn chain_step(board: &Board) -> Option<Step> {
 /// that much).
 fn chain_step_within(
     board: &Board,
-    budget: &forcing::Budget,
+    budget: &budget::Budget,
 ) -> Result<Option<Step>, forcing::Spent> {
     macro_rules! try_technique {
         ($e:expr) => {
@@ -850,7 +852,7 @@ fn solve_path(
     let mut solution: Option<Option<crate::grid::Grid>> = None;
     let broken = board.is_broken();
     let mut tally = Tally::default();
-    let budget = forcing::Budget::new(stop);
+    let budget = budget::Budget::new(stop);
     while !board.is_solved() && !broken {
         if budget.check() {
             return None;

@@ -9,7 +9,8 @@
 //! and one for the forcing chains from it on and from it off, for X-links only, Y-links only and
 //! both.
 
-use super::forcing::{Budget, Inner, PotId, CAUSE_CELL, CAUSE_HOUSE};
+use super::budget::Budget;
+use super::potential::{Inner, PotId, CAUSE_CELL, CAUSE_HOUSE};
 use super::{bits, length_bonus, Board, CELL_HOUSES, HOUSE_CELLS, PEERS, PEER_MASK};
 
 const NONE: u32 = u32::MAX;
