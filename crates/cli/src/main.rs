@@ -27,7 +27,9 @@ mod book;
 mod cmd;
 mod io;
 
-use cmd::{canon, check, compat, count, generate, grade, grids, play, print, solve};
+use cmd::{
+    canon, check, compat, completions, count, generate, grade, grids, man, play, print, solve,
+};
 
 /// shudu (数独): a Sudoku generator, solver, grader and game.
 ///
@@ -35,7 +37,7 @@ use cmd::{canon, check, compat, count, generate, grade, grids, play, print, solv
 /// sudoku.txt, `shudu -s FILE` solves every puzzle of FILE into sudoku.txt.
 #[derive(Parser, Debug)]
 #[command(name = "shudu", version, about, args_conflicts_with_subcommands = true)]
-struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
@@ -67,6 +69,10 @@ enum Command {
     Count(count::CountArgs),
     /// Lay puzzles out for print: a PDF book (N a page, answers) or SVG images.
     Print(print::PrintArgs),
+    /// A completion script for a shell (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// The manual page (roff): shudu.1 on standard output, or every page into --out DIR.
+    Man(man::ManArgs),
 }
 
 /// Exit statuses: success, "some puzzle had no or several solutions", usage or input error.
@@ -97,6 +103,8 @@ fn main() -> ExitCode {
         Some(Command::Canon(args)) => canon::run(args),
         Some(Command::Count(args)) => count::run(args),
         Some(Command::Print(args)) => print::run(args),
+        Some(Command::Completions(args)) => completions::run(args),
+        Some(Command::Man(args)) => man::run(args),
         None => compat::run(&cli.compat),
     };
     match result {

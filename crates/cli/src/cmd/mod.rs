@@ -4,10 +4,12 @@
 pub mod canon;
 pub mod check;
 pub mod compat;
+pub mod completions;
 pub mod count;
 pub mod generate;
 pub mod grade;
 pub mod grids;
+pub mod man;
 pub mod play;
 pub mod print;
 pub mod solve;
