@@ -15,7 +15,7 @@
 //!
 //! The PDF is drawn with [krilla] (the typst project's high-level PDF writer): it embeds the
 //! font as a subset with a `ToUnicode` map, so the digits can be searched and copied and
-//! `pdftotext` reads them back. The font is DejaVu Sans, committed in `assets/fonts` with its
+//! `pdftotext` reads them back. The font is DejaVu Sans, committed in `crates/web/assets/fonts` with its
 //! licence. Lengths are PostScript points (1/72 inch), with the origin at the top left.
 //!
 //! [krilla]: https://docs.rs/krilla
@@ -33,8 +33,8 @@ use shudu_core::format::Marks;
 use shudu_core::logic::{Band, Rating};
 use shudu_core::{DigitSet, Grid, Puzzle};
 
-/// DejaVu Sans (see `assets/fonts/LICENSE-DejaVu.txt`).
-static FONT_DATA: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+/// DejaVu Sans, the game's print font too ([`shudu_web::PRINT_FONT`]).
+static FONT_DATA: &[u8] = shudu_web::PRINT_FONT;
 
 /// The paper sizes.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -60,11 +60,8 @@ pub(crate) async fn manifest() -> Response {
 }
 
 /// `GET /fonts/DejaVuSans.ttf`: the font of the print page, the one `shudu print` embeds in its
-/// PDF (the file and its licence live in `crates/cli/assets/fonts`), so the two printouts look
-/// alike. The page asks for it only when it prints.
+/// PDF ([`crate::PRINT_FONT`]), so the two printouts look alike. The page asks for it only when
+/// it prints.
 pub(crate) async fn font() -> Response {
-    asset(
-        "font/ttf",
-        include_bytes!("../../cli/assets/fonts/DejaVuSans.ttf"),
-    )
+    asset("font/ttf", crate::PRINT_FONT)
 }

@@ -112,6 +112,10 @@ pub use error::AppError;
 pub use pool::{Dealt, PoolConfig};
 pub use serve::{serve, ServeConfig};
 
+/// DejaVu Sans (its licence: `assets/fonts/LICENSE-DejaVu.txt`), the font of the print page,
+/// which `shudu print` embeds in its PDF too, so the two printouts look alike.
+pub static PRINT_FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+
 /// The largest request body accepted, in bytes: a position with every pencil mark is under 2 KiB.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
