@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The generation soak (issue 12): generates 10,000,000 puzzles with mixed options and checks
-# every one with an independent checker (crates/core/examples/soak_check.rs: its own plain
+# every one with an independent checker (crates/tools/examples/soak_check.rs: its own plain
 # backtracking solver, cross-checked against the test suite's oracle; not shudu's solver).
 # Not a CI test: it takes about an hour on one core. Results go in BENCHMARKS.md.
 #
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${1:-1}
-cargo build --release --quiet -p shudu -p shudu-core --example soak_check
+cargo build --release --quiet -p shudu -p shudu-tools --example soak_check
 shudu=target/release/shudu
 check=target/release/examples/soak_check
 

@@ -3,7 +3,7 @@
 //! # Why a search
 //!
 //! Random minimal puzzles spread unevenly over the bands of Sudoku Explainer's scale (measured
-//! with `examples/rated_stats.rs` on 1,000 puzzles, see `docs/rated.md`): easy 1.2%, medium 22%,
+//! with `crates/tools/examples/rated_stats.rs` on 1,000 puzzles, see `docs/rated.md`): easy 1.2%, medium 22%,
 //! hard 26%, fiendish 23%, diabolical 29%, extreme 0.2%. Drawing until one lands in the band is
 //! fine for the four middle bands, not for the ends: an easy puzzle needs *more* givens than a
 //! minimal one, and an extreme one is a few in a thousand.

@@ -449,7 +449,7 @@ impl State {
     }
 
     /// The state after filling whole boxes, written directly rather than by placements (a hot
-    /// path of grid generation: `examples/grid_rate.rs`). `boxes[x]` is, if set, the digit
+    /// path of grid generation: `crates/tools/examples/grid_rate.rs`). `boxes[x]` is, if set, the digit
     /// indices of box `x + 1`, row-major; the caller has drawn them so that no row or column
     /// repeats a digit. A digit's candidates in a band are the cells of the empty boxes outside
     /// the rows and columns that already hold it, plus the cells it fills.
@@ -1191,7 +1191,7 @@ fn root_propagate(st: &mut State, full: bool) -> bool {
 /// Returns the solution, or `None` at a contradiction the descent cannot undo (the caller starts
 /// again). The only undo is of the last guess on a bivalue cell: the state before it is kept, and
 /// if the guess leads to a contradiction the other digit is placed there instead. On random
-/// complete grids (`examples/grid_rate.rs`) this undoes about a fifth of the contradictions and
+/// complete grids (`crates/tools/examples/grid_rate.rs`) this undoes about a fifth of the contradictions and
 /// saves 1.5% of the instructions; a restart is cheaper than the search's state copies for the
 /// rest (see docs/ALGORITHM.md).
 pub(crate) fn descend<G: Guesser>(mut st: State, guesser: &mut G) -> Option<[u8; 81]> {

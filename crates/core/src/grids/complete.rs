@@ -12,7 +12,7 @@
 //!               fit box 7's rows, box 8's 2³ choices are tried at once, and box 9 is forced
 //! ```
 //!
-//! **Hot path** of `shudu grids` and `shudu -c` (`examples/grid_rate.rs`, `benches/grids.rs`).
+//! **Hot path** of `shudu grids` and `shudu -c` (`crates/tools/examples/grid_rate.rs`, `benches/grids.rs`).
 //! The words are raw bit sets inside this module: a digit set is 9 bits (bit `d` for digit index
 //! `d`), and a column's placement in band 3 is 27 bits, bit `9 * x + d` set if and only if digit
 //! `d` sits in row `6 + x` of that column.
@@ -93,7 +93,7 @@ fn one_of_two(fits: u32, bit: u32) -> usize {
 ///
 /// # Complexity
 /// Constant expected time: most of `random_grid`'s 3,340 instructions (callgrind,
-/// `examples/grid_rate.rs`): 1.24 draws of band 2 and 1.92 of box 7 a grid.
+/// `crates/tools/examples/grid_rate.rs`): 1.24 draws of band 2 and 1.92 of box 7 a grid.
 pub(super) fn complete<R: RngCore>(band: &[[u8; 9]; 3], rng: &mut R) -> [u8; 81] {
     // The digit sets of the columns of boxes 1, 2, 3.
     let cols1 = [col_sets(&band[0]), col_sets(&band[1]), col_sets(&band[2])];

@@ -1,6 +1,6 @@
 //! Development probe: time per puzzle of each difficulty band, on one thread.
 //!
-//! `cargo run --release -p shudu-core --example rated_probe -- [N] [SECONDS] [BAND] [SYMMETRY] [GIVENS]`:
+//! `cargo run --release -p shudu-tools --example rated_probe -- [N] [SECONDS] [BAND] [SYMMETRY] [GIVENS]`:
 //! for each band (or only BAND), asks `generate_rated_batch` for N puzzles within SECONDS and
 //! prints the time per puzzle, the grids tried and the givens. With `RATED_REJECT=1` it measures
 //! the baseline instead: `generate_batch` with a band filter (dig and grade until lucky).

@@ -1,6 +1,6 @@
 //! Development probe for the vicinity hunt of `rated` (issue 18, docs/rated.md).
 //!
-//! `cargo run -p shudu-core --example vicinity_probe -- COMMAND ...`:
+//! `cargo run -p shudu-tools --example vicinity_probe -- COMMAND ...`:
 //! - `corr FILE...`: the proxy (`PROXY`, see [`proxy`]) by SE's ER class over TSV files of SE's
 //!   ratings (`puzzle<TAB>source<TAB>er...`), and Spearman's correlation;
 //! - `climb N MOVES STALL SLACK`: N walks on the proxy from digs, with the best puzzle rated;

@@ -3,7 +3,7 @@
 //! are exact and repeatable; the rate uses this thread's CPU time, which is steadier than wall
 //! time on a shared machine, but the criterion bench (`benches/solver.rs`) is the reference.
 //!
-//! `cargo run --release -p shudu-core --example solver_stats -- puzzles3_magictour_top1465`
+//! `cargo run --release -p shudu-tools --example solver_stats -- puzzles3_magictour_top1465`
 //! (env `N` caps the puzzles per set, default 10000; `SHUDU_DATA` overrides the data folder;
 //! `LIMIT=1` times first-solution mode).
 

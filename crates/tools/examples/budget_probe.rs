@@ -2,7 +2,7 @@
 //! `rate_until` took: a step in progress gives up shortly after the deadline (docs/logic.md,
 //! "Bounds": the time budget inside a step).
 //!
-//! `cargo run --release -p shudu-core --example budget_probe -- MS FILE` (one puzzle a line, 81
+//! `cargo run --release -p shudu-tools --example budget_probe -- MS FILE` (one puzzle a line, 81
 //! characters first; `-` or no file reads standard input). Each line of output: the puzzle, the
 //! budget, the time taken, and `ER/EP/ED` or `not rated within the budget`.
 

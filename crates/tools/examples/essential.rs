@@ -1,6 +1,6 @@
 //! Computes the number of essentially different grids by Burnside's lemma and prints the table
 //! of classes with fixed grids, and how long the census (the identity's fixed grids) and the
-//! other classes took: `cargo run --release -p shudu-core --example essential`.
+//! other classes took: `cargo run --release -p shudu-tools --example essential`.
 
 use std::time::Instant;
 

@@ -1,6 +1,6 @@
 //! Development probe: the rating distribution of random minimal puzzles, on one thread.
 //!
-//! `cargo run --release -p shudu-core --example rated_stats -- [N] [SYMMETRY]`: generates N
+//! `cargo run --release -p shudu-tools --example rated_stats -- [N] [SYMMETRY]`: generates N
 //! minimal puzzles (orbit-minimal under SYMMETRY, default none), grades each, and prints the
 //! histogram of ER per band and per whole point, with the time spent digging and grading.
 

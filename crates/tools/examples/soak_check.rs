@@ -8,7 +8,7 @@
 //!
 //! ```text
 //! shudu generate -n 1000000 --minimal --format json --timeout none \
-//!   | cargo run --release -p shudu-core --example soak_check -- --minimal-every 100
+//!   | cargo run --release -p shudu-tools --example soak_check -- --minimal-every 100
 //! ```
 //!
 //! Prints one summary line (`checked N, faults F, minimality checked M`) and exits 1 on any
@@ -18,7 +18,7 @@
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-#[path = "../tests/common/oracle.rs"]
+#[path = "../../core/tests/common/oracle.rs"]
 mod oracle;
 
 /// The string value of `"key":"..."` in a JSON object written by shudu (no escapes occur in

@@ -1,5 +1,5 @@
 //! Development probe: random complete grids per second on one thread (CPU time).
-//! `cargo run --release -p shudu-core --example grid_rate` (env `N`, default 200000; `ITEMS=1`
+//! `cargo run --release -p shudu-tools --example grid_rate` (env `N`, default 200000; `ITEMS=1`
 //! makes batch items, `grid_for_item`, as `shudu grids` does, instead of `random_grid`).
 
 fn cpu_seconds() -> f64 {

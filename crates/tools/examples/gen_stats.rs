@@ -1,6 +1,6 @@
 //! Development probe: puzzles per second and givens of each kind of request, on one thread.
 //!
-//! `cargo run --release -p shudu-core --example gen_stats -- [N] [SECONDS]`: for each config,
+//! `cargo run --release -p shudu-tools --example gen_stats -- [N] [SECONDS]`: for each config,
 //! asks `generate_batch` for N puzzles within SECONDS and prints the rate and the givens.
 
 use std::time::Duration;
