@@ -162,7 +162,12 @@ fn modules_form_no_circle() {
     files(&src, &mut all);
     let mut modules: BTreeMap<String, String> = BTreeMap::new();
     for f in &all {
-        modules.insert(module_of(&src, f), code(&fs::read_to_string(f).unwrap()));
+        let m = module_of(&src, f);
+        // A test module in its own file (`mod tests;` under `#[cfg(test)]`).
+        if m == "tests" || m.ends_with("::tests") {
+            continue;
+        }
+        modules.insert(m, code(&fs::read_to_string(f).unwrap()));
     }
     // Re-exports: module and name → the module that defines it.
     let mut reexports: BTreeMap<(String, String), String> = BTreeMap::new();
@@ -240,8 +245,8 @@ fn modules_form_no_circle() {
     }
     assert!(
         edges
-            .get("logic::forcing")
-            .is_some_and(|e| e.contains("logic::nested")),
+            .iter()
+            .any(|(m, e)| m.starts_with("logic::forcing") && e.contains("logic::nested")),
         "the graph lost a known edge (forcing uses nested): {edges:?}"
     );
     // Depth-first search for a cycle.
