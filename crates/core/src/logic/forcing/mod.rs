@@ -29,9 +29,9 @@
 //! The Nishio, multiple and dynamic searches for a step first make each assumption's
 //! closure (`Closure`: what it implies, on bit masks, without parents, with a lower bound on each
 //! potential's ancestors) and propagate exactly, with SE's parents and order, only the
-//! assumptions that take part in a chain that could still be kept (docs/logic.md, "Speed, sixth
-//! round"). The closures are kept for the next search of the same mode, which makes anew only
-//! those that read a candidate gone since (`Kept`; docs/logic.md, "Speed, seventh round").
+//! assumptions that take part in a chain that could still be kept (`closures.rs`). The closures
+//! are kept for the next search of the same mode, which makes anew only those that read a
+//! candidate gone since (`Kept`).
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -516,7 +516,7 @@ fn staged_propagations_reject_only_chains_that_cannot_be_kept() {
     assert!(rejected > 100 && passed > 100, "{rejected} {passed}");
 }
 
-/// The propagation as the eighth round wrote it (below level 1, from the assumption): each
+/// The propagation written plainly (below level 1, from the assumption): each
 /// potential's links collected first, then applied in order, the houses' places tested
 /// with `count_ones`. [`Engine::propagate`] must give the same nodes, in the same order,
 /// with the same parents and causes, and the same contradiction.
