@@ -901,10 +901,18 @@ async fn practise_hint_shows_the_technique_wherever_the_position_holds_it() {
     assert_eq!(v["kind"], "step");
     assert_eq!(v["technique"], "X-Wing", "{p} after {before:?}");
     assert_eq!(v["technique_text"], "Look for an X-Wing.");
-    assert!(v["where_text"]
-        .as_str()
-        .unwrap()
-        .starts_with("Look for an X-Wing in "));
+    // Stage 2 names the digit and the base lines' direction, never the houses themselves.
+    let place = v["where_text"].as_str().unwrap();
+    assert!(
+        place.starts_with("Look for an X-Wing on the digit ")
+            && (place.ends_with(", with its base in rows.")
+                || place.ends_with(", with its base in columns.")),
+        "{place}"
+    );
+    assert!(
+        !place.contains("row ") && !place.contains("column "),
+        "{place}"
+    );
     assert_eq!(
         v["practise"],
         json!({ "technique": "X-Wing", "found": true })

@@ -494,13 +494,30 @@ impl Link {
 impl Step {
     /// Hint stage 1: which technique to look for.
     pub fn hint_technique(&self) -> String {
-        format!("Look for {} {}.", article(self.technique), self.technique)
+        format!("Look for {}.", with_article(self.technique))
     }
 
     /// Hint stage 2: where to look, naming houses only, never the step's cells (which would give
     /// the step away): its houses, or where it has none (chains), the boxes its cells lie in.
+    ///
+    /// A fish names its digit and the direction of its base lines only (rows or columns): its
+    /// houses would pin its cells down.
     pub fn hint_where(&self) -> String {
-        let mut out = format!("Look for {} {}", article(self.technique), self.technique);
+        if let Some(f) = self.figure.as_deref().filter(|_| is_fish(self.technique)) {
+            let digit = self.eliminations.first().or(self.placements.first());
+            if let (Some(&(_, d)), Some(first)) = (digit, f.base.first()) {
+                let lines = match first {
+                    House::Row(_) => "rows",
+                    House::Col(_) => "columns",
+                    House::Box(_) => "boxes",
+                };
+                return format!(
+                    "Look for {} on the digit {d}, with its base in {lines}.",
+                    with_article(self.technique)
+                );
+            }
+        }
+        let mut out = format!("Look for {}", with_article(self.technique));
         let mut houses = self.houses.clone();
         if houses.is_empty() {
             for c in &self.cells {
@@ -519,14 +536,31 @@ impl Step {
     }
 }
 
-/// "an" before a technique name said with a vowel sound ("an X-Wing", "an Empty Rectangle",
-/// "an ALS-XZ"), else "a" ("a Unique Rectangle", "a 2-String Kite").
-fn article(technique: &str) -> &'static str {
-    match technique.as_bytes().first() {
+/// A technique's name as a hint says it: "an" before a name said with a vowel sound ("an
+/// X-Wing", "an Empty Rectangle", "an ALS-XZ"), "a" before the others ("a Unique Rectangle", "a
+/// 2-String Kite"), and no article before a plural or a mass noun ("Cell Forcing Chains",
+/// "Pointing", "Direct Claiming").
+fn with_article(technique: &str) -> String {
+    let name = technique.split(" (").next().unwrap_or(technique);
+    if ["Chains", "Cycles", "Pointing", "Claiming"]
+        .iter()
+        .any(|end| name.ends_with(end))
+    {
+        return technique.to_string();
+    }
+    let article = match technique.as_bytes().first() {
         Some(b'A' | b'E' | b'I' | b'O' | b'X') => "an",
         Some(b'U') if !technique.starts_with("Uni") => "an",
         _ => "a",
-    }
+    };
+    format!("{article} {technique}")
+}
+
+/// Whether a technique is a fish (X-Wing, Swordfish, Jellyfish, finned or sashimi or not).
+fn is_fish(technique: &str) -> bool {
+    ["X-Wing", "Swordfish", "Jellyfish"]
+        .iter()
+        .any(|f| technique.ends_with(f))
 }
 
 /// The outcome of grading a puzzle.
@@ -1231,6 +1265,27 @@ pub(crate) fn extreme_chain_boards(n: usize) -> Vec<Board> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hints_name_each_technique_with_its_article() {
+        for (technique, said) in [
+            ("Hidden Single", "a Hidden Single"),
+            ("X-Wing", "an X-Wing"),
+            ("Unique Rectangle type 1", "a Unique Rectangle type 1"),
+            ("ALS-XZ", "an ALS-XZ"),
+            ("Pointing", "Pointing"),
+            ("Direct Claiming", "Direct Claiming"),
+            ("Cell Forcing Chains", "Cell Forcing Chains"),
+            (
+                "Dynamic Region Forcing Chains (+ Forcing Chains)",
+                "Dynamic Region Forcing Chains (+ Forcing Chains)",
+            ),
+            ("Bidirectional X-Cycle", "a Bidirectional X-Cycle"),
+        ] {
+            assert_eq!(with_article(technique), said);
+        }
+        assert!(is_fish("Finned Swordfish") && is_fish("X-Wing") && !is_fish("XY-Wing"));
+    }
 
     #[test]
     fn places_are_the_positions_of_every_house() {
