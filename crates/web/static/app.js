@@ -19,7 +19,7 @@ const STORE = {
 };
 const DEFAULT_SETTINGS = {
   theme: 'auto', timer: true, autoMarks: true, same: true, conflicts: true, symmetry: 'none',
-  band: 'medium', digitFirst: false, coords: false,
+  band: 'medium', digitFirst: false, coords: false, toggleErase: false,
 };
 // Cell colours, after Okabe and Ito's palette for colour-blind readers (with grey and a pale
 // rose to make nine); screen readers hear their names.
@@ -357,7 +357,9 @@ function enterDigit(d, mode = ui.mode) {
     return;
   }
   if (open.length === 1 && game.values[open[0]] === d) {
-    commit(new Map([[open[0], { v: 0 }]]), 'erase');
+    // The digit the cell holds: erased only if the player asked for that (Settings); else
+    // typing it again changes nothing.
+    if (settings.toggleErase) commit(new Map([[open[0], { v: 0 }]]), 'erase');
     return;
   }
   const changes = new Map();
@@ -1089,16 +1091,20 @@ function practising() {
 function practiseLine(d) {
   if (!game.practise) return '';
   const name = practiseName();
-  const an = (t) => (/^[AEIOX]/.test(t) || /^U(?!ni)/.test(t) ? 'an' : 'a');
+  // As the engine's hints say it: no article before a plural or a mass noun.
+  const an = (t) => (/(Chains|Cycles|Pointing|Claiming)(\s\(|$)/.test(t) ? ''
+    : /^[AEIOX]/.test(t) || /^U(?!ni)/.test(t) ? 'an ' : 'a ');
   if (!d.practise) return game.practiseDone ? `${name} practised: ordinary hints from here.` : '';
   if (d.practise.found) return `Practising ${name}: here it is.`;
-  if (d.kind === 'step') return `No ${name} yet: first ${an(d.technique)} ${d.technique}.`;
+  if (d.kind === 'step') return `No ${name} yet: first ${an(d.technique)}${d.technique}.`;
   if (d.kind === 'mistake') return `No ${name} yet: first, this mistake.`;
   return `No ${name} here.`;
 }
 
 async function hintPress() {
-  if (!game || game.solved || ui.paused) return;
+  // One request at a time: a second press (H twice) while the first is answered is ignored,
+  // so it neither sends a second request nor counts a second hint.
+  if (!game || game.solved || ui.paused || ui.hintPending) return;
   const key = positionKey();
   if (ui.hint && ui.hint.key === key && $('hint-panel').hidden) {
     // Reopening the hint of this position: the same stage, not a second hint.
@@ -1107,6 +1113,7 @@ async function hintPress() {
   }
   if (!ui.hint || ui.hint.key !== key) {
     try {
+      ui.hintPending = true;
       $('hint').disabled = true;
       $('hint-panel').hidden = false;
       $('hint-stage').textContent = 'Hint';
@@ -1136,6 +1143,7 @@ async function hintPress() {
       toast(e.message, 6000);
       return;
     } finally {
+      ui.hintPending = false;
       $('hint').disabled = false;
     }
   } else if (ui.hint.stage < 3) {
@@ -1541,6 +1549,7 @@ function applySettings() {
   $('set-symmetry').value = settings.symmetry;
   $('set-digitfirst').checked = settings.digitFirst;
   $('set-coords').checked = settings.coords;
+  $('set-toggleerase').checked = settings.toggleErase;
   document.body.classList.toggle('coords-on', settings.coords);
   if (!settings.digitFirst) ui.digit = 0;
   render();
@@ -1749,6 +1758,7 @@ function wire() {
   bindSetting('set-symmetry', 'symmetry', 'value');
   bindSetting('set-digitfirst', 'digitFirst');
   bindSetting('set-coords', 'coords');
+  bindSetting('set-toggleerase', 'toggleErase');
   $('open-help').addEventListener('click', () => $('dlg-help').showModal());
 
   document.addEventListener('visibilitychange', () => { syncClock(); saveGame(); });

@@ -1,6 +1,7 @@
 //! End-to-end: the page in a real headless Chromium, driven by `e2e/play.spec.mjs` (a game
 //! played to the win), `e2e/issue16.spec.mjs` (the bugs of issue 16 and what their fixes
-//! promise) and `e2e/practise.spec.mjs` (hints while practising a technique), with
+//! promise), `e2e/practise.spec.mjs` (hints while practising a technique) and
+//! `e2e/issue38.spec.mjs` (the player complaints of issue 38), with
 //! playwright-core. The server runs in this process on a free port; the scripts run one after
 //! the other, as CI has two cores.
 //!
@@ -101,6 +102,7 @@ fn game_plays_in_headless_chromium() {
         "play.spec.mjs",
         "issue16.spec.mjs",
         "practise.spec.mjs",
+        "issue38.spec.mjs",
     ] {
         run_script(&e2e, script, &url, &shots);
     }

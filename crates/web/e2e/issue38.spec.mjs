@@ -1,0 +1,155 @@
+// Browser tests of issue 38's player complaints: each fails on the game before its fix. Run by
+// crates/web/tests/e2e.rs:
+//
+//   node crates/web/e2e/issue38.spec.mjs http://127.0.0.1:PORT/
+//
+// Every check runs in a browser context of its own, so one check's game never leaks into the
+// next. Prints one line per check and a closing "N passed, N failed" line; exits non-zero on
+// the first failure, after a screenshot to $SHUDU_E2E_SHOTS.
+
+import { chromium } from 'playwright-core';
+import { assert, assertEq, harness } from './harness.mjs';
+import os from 'node:os';
+import path from 'node:path';
+
+const url = process.argv[2];
+if (!url) {
+  console.error('usage: node issue38.spec.mjs URL');
+  process.exit(2);
+}
+const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
+const look = !!process.env.SHUDU_E2E_LOOK;
+const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+const only = process.env.SHUDU_E2E_ONLY ? new RegExp(process.env.SHUDU_E2E_ONLY) : null;
+
+let page;
+let browser;
+const { step, done } = harness({
+  page: () => page,
+  browser: () => browser,
+  screenshot: path.join(shots, 'shudu-e2e-issue38-failure.png'),
+  only,
+  // Every check has a browser context of its own.
+  after: async () => {
+    await page?.context().close().catch(() => {});
+    page = null;
+  },
+});
+
+async function post(p, body) {
+  const res = await fetch(new URL(p, url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert(res.ok, `${p} answered ${res.status}`);
+  return res.json();
+}
+
+const solutionOf = async (puzzle) => (await post('/api/solve', { puzzle })).solution;
+
+// A fresh profile on an easy game (or the stored game given), at this viewport.
+async function open({ viewport = { width: 1100, height: 800 }, game = null, settings = {}, ...ctx } = {}) {
+  const context = await browser.newContext({ viewport, ...ctx });
+  page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  await page.addInitScript(([s, g]) => {
+    if (!localStorage.getItem('shudu.settings.v1')) {
+      localStorage.setItem('shudu.settings.v1', JSON.stringify({ band: 'easy', ...s }));
+      if (g) localStorage.setItem('shudu.game.v1', JSON.stringify(g));
+    }
+  }, [settings, game]);
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+  await page.goto(url);
+  await page.waitForSelector('body.ready');
+  return page;
+}
+
+const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('shudu.game.v1')));
+const savedStats = () => page.evaluate(() => JSON.parse(localStorage.getItem('shudu.stats.v1') || '{}'));
+const cell = (i) => page.locator(`.cell[data-i="${i}"]`);
+const valueOf = async (i) => ((await cell(i).locator('.v').count()) ? cell(i).locator('.v').textContent() : '');
+// Marks are drawn from their `data-d` attribute (the cell's label says them in words).
+const marksOf = async (i) => (await cell(i).locator('.marks .m').evaluateAll((els) => els.map((e) => e.dataset.d))).sort().join('');
+const centreOf = (i) => cell(i).locator('.centre').getAttribute('data-d');
+const stage = () => page.textContent('#hint-stage');
+
+async function box(sel) {
+  const b = await page.locator(sel).boundingBox();
+  assert(b, `${sel} is laid out`);
+  return b;
+}
+
+const within = (b, vw, vh) => b.x >= 0 && b.y >= 0 && b.x + b.width <= vw + 0.5 && b.y + b.height <= vh + 0.5;
+const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+// Opens a new hint (stage 1) at the current position.
+async function openHint() {
+  await page.click('#hint');
+  await page.waitForFunction(() => /Hint 1 of 3/.test(document.getElementById('hint-stage').textContent));
+}
+
+async function importPuzzle(text) {
+  await page.click('#open-import');
+  await page.fill('#import-text', text);
+  await page.click('#import-go');
+  await page.waitForFunction((p) => JSON.parse(localStorage.getItem('shudu.game.v1')).puzzle === p, text);
+}
+
+function luminance(rgb) {
+  const [r, g, b] = rgb.map((v) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+const contrast = (a, b) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+};
+
+browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  ],
+});
+
+
+await step('typing the digit a cell holds keeps it, unless Settings say it erases', async () => {
+  for (const [toggleErase, after] of [[false, '5'], [true, '']]) {
+    await open({ settings: { toggleErase } });
+    const { puzzle } = await saved();
+    const e = [...puzzle].indexOf('.');
+    await cell(e).click();
+    await page.keyboard.press('5');
+    assertEq(await valueOf(e), '5', 'the digit is placed');
+    await page.keyboard.press('5');
+    assertEq(await valueOf(e), after, `typed again with toggleErase ${toggleErase}`);
+    assertEq(await page.isChecked('#set-toggleerase'), toggleErase, 'the setting shows');
+    await page.context().close();
+    page = null;
+  }
+});
+
+await step('two quick H presses ask for one hint and count one', async () => {
+  await open();
+  let requests = 0;
+  // The answer is slowed so that the second press surely comes while the first is pending.
+  await page.route('**/api/hint', async (route) => {
+    requests++;
+    await new Promise((r) => setTimeout(r, 400));
+    await route.continue();
+  });
+  await page.keyboard.press('h');
+  await page.keyboard.press('h');
+  await page.waitForFunction(() => /Hint 1 of 3/.test(document.getElementById('hint-stage').textContent));
+  await page.waitForTimeout(600);
+  assertEq(requests, 1, 'one request');
+  assertEq((await saved()).hints, 1, 'one hint counted');
+  assert(/Hint 1 of 3/.test(await stage()), `still stage 1: ${await stage()}`);
+});
+
+await done();
