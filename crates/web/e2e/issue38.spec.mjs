@@ -152,4 +152,44 @@ await step('two quick H presses ask for one hint and count one', async () => {
   assert(/Hint 1 of 3/.test(await stage()), `still stage 1: ${await stage()}`);
 });
 
+await step('a finished keypad digit keeps its contrast; colour 2 does not look like the selection', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    await open({ colorScheme });
+    const { puzzle } = await saved();
+    const sol = await solutionOf(puzzle);
+    const d = sol[[...puzzle].indexOf('.')];
+    for (let i = 0; i < 81; i++) {
+      if (puzzle[i] === '.' && sol[i] === d) {
+        await cell(i).click();
+        await page.keyboard.press(d);
+      }
+    }
+    const key = page.locator(`.key[data-d="${d}"]`);
+    assert(await key.evaluate((k) => k.classList.contains('done')), `digit ${d} is finished`);
+    // The digit's ink against the key, each blended by the key's opacity over the page.
+    const [fg, bg, page_, opacity] = await key.evaluate((k) => {
+      const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+      const s = getComputedStyle(k);
+      return [rgb(getComputedStyle(k.querySelector('.key-digit')).color), rgb(s.backgroundColor),
+        rgb(getComputedStyle(document.body).backgroundColor), Number(s.opacity)];
+    });
+    const blend = (c) => c.map((v, j) => v * opacity + page_[j] * (1 - opacity));
+    const ratio = contrast(blend(fg), blend(bg));
+    assert(ratio >= 4.5, `${colorScheme}: finished digit ${d} at ${ratio.toFixed(2)}:1`);
+    // Colour 2 in an unselected cell, next to the selection: a pattern tells them apart.
+    const empty = [...puzzle].map((ch, i) => (ch === '.' && sol[i] !== d ? i : -1)).filter((i) => i >= 0);
+    await cell(empty[0]).click();
+    await page.keyboard.press('c');
+    await page.keyboard.press('2');
+    await page.keyboard.press('c');
+    await cell(empty[1]).click();
+    const tint = await cell(empty[0]).locator('.tint.t2').evaluate((e) => getComputedStyle(e).backgroundImage);
+    assert(tint !== 'none', `${colorScheme}: colour 2 has a pattern: ${tint}`);
+    const sel = await cell(empty[1]).evaluate((e) => getComputedStyle(e).backgroundImage);
+    assertEq(sel, 'none', 'the selection is flat');
+    await page.context().close();
+    page = null;
+  }
+});
+
 await done();
