@@ -192,4 +192,22 @@ await step('a finished keypad digit keeps its contrast; colour 2 does not look l
   }
 });
 
+await step('a game paused stays paused over a reload: board hidden, clock stopped', async () => {
+  await open();
+  const { puzzle } = await saved();
+  await cell([...puzzle].indexOf('.')).click();
+  await page.keyboard.press('p');
+  assert(await page.isHidden('#board'), 'paused: the board is hidden');
+  await page.reload();
+  await page.waitForSelector('body.ready');
+  assert(await page.isHidden('#board'), 'after the reload the board is still hidden');
+  assert(await page.isVisible('#paused'), 'the pause screen shows');
+  const clock = await page.textContent('#timer');
+  await page.waitForTimeout(2200);
+  assertEq(await page.textContent('#timer'), clock, 'the clock stays stopped');
+  await page.click('#resume');
+  assert(await page.isVisible('#board'), 'Resume shows the board again');
+  assertEq((await saved()).paused, false, 'saved as running');
+});
+
 await done();

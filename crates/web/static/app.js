@@ -464,6 +464,11 @@ function setPaused(paused) {
   if (!game || game.solved) paused = false;
   ui.paused = paused;
   syncClock();
+  // Saved with the game, so that a reload keeps the board hidden and the clock stopped.
+  if (game && !!game.paused !== paused) {
+    game.paused = paused;
+    saveGame();
+  }
   $('paused').hidden = !paused;
   $('board').classList.toggle('hidden', paused);
   $('pause').setAttribute('aria-pressed', String(paused));
@@ -1781,10 +1786,12 @@ async function main() {
   if (validGame(saved)) {
     game = upgradeGame(saved);
     if (game.counted === undefined) game.counted = true; // saved before games counted on the first move
-    // Time runs from now; what ran before the reload was saved in `elapsed`.
+    // Time runs from now (unless the game was paused); what ran before the reload was saved in
+    // `elapsed`.
     applySettings();
     render();
-    focusCell();
+    if (game.paused && !game.solved) setPaused(true);
+    else focusCell();
   } else {
     applySettings();
   }
