@@ -210,4 +210,19 @@ await step('a game paused stays paused over a reload: board hidden, clock stoppe
   assertEq((await saved()).paused, false, 'saved as running');
 });
 
+await step('a reload keeps the hint at its stage and does not count it again', async () => {
+  await open();
+  await openHint();
+  await page.click('#hint-next');
+  assert(/Hint 2 of 3/.test(await stage()), 'stage 2');
+  assertEq((await saved()).hints, 1, 'one hint');
+  await page.reload();
+  await page.waitForSelector('body.ready');
+  await page.click('#hint');
+  await page.waitForSelector('#hint-panel:not([hidden])');
+  await page.waitForFunction(() => /Hint \d of 3/.test(document.getElementById('hint-stage').textContent));
+  assert(/Hint 2 of 3/.test(await stage()), `the same stage after a reload: ${await stage()}`);
+  assertEq((await saved()).hints, 1, 'still one hint');
+});
+
 await done();

@@ -131,6 +131,11 @@ function upgradeGame(g) {
   // server said it (it goes into the info line's markup).
   if (typeof g.practise !== 'string' || !/^[a-z0-9-]+$/.test(g.practise)) g.practise = null;
   if (typeof g.practiseName !== 'string' || !/^[\w ()+-]+$/.test(g.practiseName)) g.practiseName = null;
+  // The open hint, if it is well formed (the panel shows it again only at its position).
+  const h = g.hint;
+  if (!h || typeof h.key !== 'string' || ![1, 2, 3].includes(h.stage) || typeof h.data !== 'object' || !h.data) {
+    g.hint = null;
+  }
   return g;
 }
 
@@ -301,6 +306,7 @@ function afterChange() {
   // A hint belongs to its position: after any move it would show text without highlights.
   if (ui.hint && ui.hint.key !== positionKey()) {
     ui.hint = null;
+    game.hint = null;
     hideHint();
   }
   saveGame();
@@ -1141,6 +1147,8 @@ async function hintPress() {
         }
       }
       ui.hint = { key, data, stage: 1 };
+      // Saved with the game: a reload reopens the hint at its stage without counting it again.
+      game.hint = ui.hint;
       game.hints++;
       saveGame();
     } catch (e) {
@@ -1153,6 +1161,7 @@ async function hintPress() {
     }
   } else if (ui.hint.stage < 3) {
     ui.hint.stage++;
+    saveGame();
   } else {
     applyHint();
     return;
@@ -1236,6 +1245,7 @@ function applyHint() {
     changes.set(cell, { m: (changes.get(cell)?.m ?? game.marks[cell]) | bit(digit) });
   }
   ui.hint = null;
+  game.hint = null;
   hideHint();
   // The practised technique applied: ordinary hints from now on.
   if (d.practise?.found) game.practiseDone = true;
@@ -1786,6 +1796,7 @@ async function main() {
   if (validGame(saved)) {
     game = upgradeGame(saved);
     if (game.counted === undefined) game.counted = true; // saved before games counted on the first move
+    if (game.hint && game.hint.key === positionKey()) ui.hint = game.hint;
     // Time runs from now (unless the game was paused); what ran before the reload was saved in
     // `elapsed`.
     applySettings();
