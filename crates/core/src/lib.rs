@@ -88,6 +88,8 @@
 //! # Ok::<(), shudu_core::ParseError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bitset;
 pub mod canon;
 pub mod count;
