@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures grading against Sudoku Explainer and rewrites its section of BENCHMARKS.md.
+"""Measures grading against Sudoku Explainer and rewrites its section of BENCHMARKS.md (`se`).
 
 `shudu grade --threads 1` on the puzzles of the forum's hardest lists in
 `crates/core/tests/data/se_hardest.tsv` (their `source` starts with `forum`), whose `se_cpu_s`
@@ -7,25 +7,20 @@ column is Sudoku Explainer's CPU time for each (serate, measured when the file w
 time of each run (user + system, from the kernel's accounting of the child), median of
 `--runs`; every run's ratings must equal SE's (ER/EP/ED), or the script fails.
 
-    cargo build --release && python3 scripts/grade_se.py
+    cargo build --release && scripts/bench --only se   (or python3 scripts/grade_se.py)
 """
 import argparse
 import os
-import re
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 
-BEGIN = "<!-- grade_se.py: begin -->"
-END = "<!-- grade_se.py: end -->"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import children_cpu as cpu, stamp, write_section  # noqa: E402
+
 TSV = "crates/core/tests/data/se_hardest.tsv"
 
-
-def cpu():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def rows(path):
@@ -47,7 +42,6 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shudu", default="target/release/shudu")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--out", default="BENCHMARKS.md")
     args = ap.parse_args()
 
     data = rows(TSV)
@@ -73,33 +67,17 @@ def main():
     os.unlink(puzzles)
 
     median = statistics.median(times)
-    uname = os.uname()
-    model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
-                  if l.startswith("model name")), "?")
-    section = [
-        BEGIN, "",
-        f"Made by `python3 scripts/grade_se.py` (release build; {len(data)} forum puzzles of `{TSV}`,",
-        "SE's CPU from its `se_cpu_s` column; CPU time of each `shudu grade --threads 1`, median of "
-        f"{args.runs} runs; every run's ER/EP/ED equal SE's); machine: {model}, {os.cpu_count()} cores, "
-        f"{uname.sysname} {uname.release}.", "",
-        "| command | shudu (median CPU-s) | Sudoku Explainer serate (CPU-s) | ratio | target |",
+    write_section("se", [
+        stamp("scripts/bench --only se") + f" The {len(data)} forum puzzles of `{TSV}`;",
+        "Sudoku Explainer's CPU time is that file's `se_cpu_s` column (serate 1.2.1, measured when the file",
+        f"was made, as its header says: the 74 take SE 3.6 hours). CPU time of each run, median of {args.runs}; every run's",
+        "ER/EP/ED equal SE's.",
+        "",
+        "| command | shudu (median CPU-s) | Sudoku Explainer serate (CPU-s) | ratio | asked |",
         "|---|---|---|---|---|",
         f"| `shudu grade --threads 1 forum{len(data)}.txt` | {median:.2f} (runs {min(times):.2f}-{max(times):.2f}) "
         f"| {se_cpu:,.1f} | **{se_cpu / median:.0f}x** | >= 300x |",
-        "", END,
-    ]
-    block = "\n".join(section)
-    text = open(args.out).read() if os.path.exists(args.out) else ""
-    if BEGIN in text and END in text:
-        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    else:
-        text = text.rstrip() + "\n\n## Grading the forum's hardest against Sudoku Explainer\n\n" + block + "\n"
-    tmp = args.out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, args.out)
-    print(block)
-
+    ])
 
 if __name__ == "__main__":
     main()

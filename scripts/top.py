@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures the top of the difficulty scale and rewrites its section of BENCHMARKS.md.
+"""Measures the top of the difficulty scale and rewrites its section of BENCHMARKS.md (`top`).
 
 One thread (`--threads 1`), CPU time of each `shudu generate` (user + system, from the kernel's
 accounting of the child), ten runs with seeds 1..10 each; every puzzle is rated again by
@@ -9,25 +9,20 @@ accounting of the child), ten runs with seeds 1..10 each; every puzzle is rated 
 * `generate -n 3 --rating 10.0..10.9`: puzzles per CPU-minute;
 * `generate -n 1 --rating 11.0.. --timeout 30m`: CPU seconds to the first puzzle.
 
-    cargo build --release && python3 scripts/top.py
+    cargo build --release && scripts/bench --only top   (or python3 scripts/top.py)
 """
 import argparse
 import json
 import os
-import re
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 
-BEGIN = "<!-- top.py: begin -->"
-END = "<!-- top.py: end -->"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import children_cpu as cpu, stamp, write_section  # noqa: E402
 
 
-def cpu():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def generate(shudu, args, seed):
@@ -49,7 +44,6 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shudu", default="target/release/shudu")
     ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--out", default="BENCHMARKS.md")
     args = ap.parse_args()
     seeds = range(1, args.runs + 1)
     rows = []
@@ -89,26 +83,12 @@ def main():
                  f"(runs {min(firsts):.1f}-{max(firsts):.1f}); ER {min(eleven)}-{max(eleven)}"
                  if firsts else f"none in {args.runs} runs", "one puzzle >= 11.0 within 30 min"))
 
-    uname = os.uname()
-    model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    section = [BEGIN, "", "Made by `python3 scripts/top.py` (release build, one thread, ten runs with seeds 1-10,",
-               "CPU time of each command; every puzzle rated again by `shudu grade`); machine: "
-               f"{model}, {os.cpu_count()} cores, {uname.sysname} {uname.release}.", "",
-               "| command | measured (median of the runs) | target |", "|---|---|---|"]
+    section = [stamp("scripts/bench --only top") + " One thread, "
+               f"{args.runs} runs with seeds 1-{args.runs}, CPU time of each command; every puzzle rated "
+               "again by `shudu grade`.", "",
+               "| command | measured (median of the runs) | asked |", "|---|---|---|"]
     section += [f"| {c} | {m} | {t} |" for c, m, t in rows]
-    section += ["", END]
-    text = open(args.out).read() if os.path.exists(args.out) else ""
-    block = "\n".join(section)
-    if BEGIN in text and END in text:
-        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    else:
-        text = text.rstrip() + "\n\n## The top of the difficulty scale\n\n" + block + "\n"
-    tmp = args.out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, args.out)
-    print("\n".join(section))
-
+    write_section("top", section)
 
 if __name__ == "__main__":
     main()
