@@ -16,7 +16,9 @@
 //! Use it when a program needs Sudoku puzzles that are certainly unique, rated on the scale
 //! players and puzzle makers know, in numbers; or an exact solver or grader as a library. The
 //! `shudu` command line, the browser game (`shudu-web`) and the Python package are thin layers
-//! over this crate. It handles classic 9×9 Sudoku only.
+//! over this crate. Classic 9×9 Sudoku has every capability above; other sizes (4×4 to 16×16),
+//! Sudoku X, Windoku, jigsaw, killer, anti-knight and anti-king have the exact solver
+//! ([`variant`]).
 //!
 //! # Contents
 //! | module | what it holds |
@@ -30,6 +32,7 @@
 //! | [`logic`] | the human-style solver: steps, ratings, bands, hints |
 //! | [`canon`] | canonical forms, automorphisms, band classes, [`canon::NewClasses`] |
 //! | [`pack`] | the compact format of the built-in puzzle lists |
+//! | [`variant`] | variants: sizes 4×4 to 16×16, X, Windoku, jigsaw, killer, anti-knight, anti-king; their exact solver |
 //!
 //! How the algorithms work, and why: `docs/ALGORITHM.md` and the other `docs/` of the
 //! repository; figures beside the peers: `BENCHMARKS.md`.
@@ -104,6 +107,7 @@ pub mod needs;
 pub mod pack;
 pub mod rated;
 pub mod solver;
+pub mod variant;
 
 pub use bitset::{Cell, CellSet, Digit, DigitSet, House};
 pub use error::{ParseError, ParseErrorKind};

@@ -1,0 +1,514 @@
+//! The variant engine against an independent oracle: a plain backtracking solver written here,
+//! which fills cells in reading order and checks each digit against the rules as stated (rows,
+//! columns, boxes or regions computed on its own, diagonals, Windoku boxes, knight and king
+//! moves, cage digits and sums). No code of the engine is used to decide what the answer is.
+
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus as R;
+use shudu_core::variant::{count_solutions, is_solution, symbol, Cage, Rules, VariantPuzzle};
+
+/// The rules as the oracle reads them.
+#[derive(Clone, Debug, Default)]
+struct Spec {
+    n: usize,
+    regions: Option<Vec<u8>>,
+    x: bool,
+    windoku: bool,
+    knight: bool,
+    king: bool,
+    cages: Vec<(Vec<usize>, u32)>,
+}
+
+impl Spec {
+    fn box_dims(&self) -> (usize, usize) {
+        match self.n {
+            4 => (2, 2),
+            6 => (2, 3),
+            8 => (2, 4),
+            9 => (3, 3),
+            12 => (3, 4),
+            _ => (4, 4),
+        }
+    }
+
+    fn region(&self, r: usize, c: usize) -> usize {
+        match &self.regions {
+            Some(reg) => reg[r * self.n + c] as usize,
+            None => {
+                let (br, bc) = self.box_dims();
+                (r / br) * 1000 + c / bc
+            }
+        }
+    }
+
+    fn rules(&self) -> Rules {
+        let mut rules = Rules::classic(self.n).unwrap();
+        if let Some(reg) = &self.regions {
+            rules = rules.with_regions(reg.clone()).unwrap();
+        }
+        if self.x {
+            rules = rules.with_diagonals();
+        }
+        if self.windoku {
+            rules = rules.with_windoku().unwrap();
+        }
+        if self.knight {
+            rules = rules.with_anti_knight();
+        }
+        if self.king {
+            rules = rules.with_anti_king();
+        }
+        if !self.cages.is_empty() {
+            let cages = self
+                .cages
+                .iter()
+                .map(|(c, s)| Cage {
+                    cells: c.clone(),
+                    sum: Some(*s),
+                })
+                .collect();
+            rules = rules.with_cages(cages).unwrap();
+        }
+        rules
+    }
+
+    /// Whether `d` may go in cell `i` of `g` (0 = empty elsewhere), every rule read directly.
+    fn fits(&self, g: &[u8], i: usize, d: u8) -> bool {
+        let n = self.n;
+        let (r, c) = (i / n, i % n);
+        for (j, &there) in g.iter().enumerate() {
+            if j == i || there != d {
+                continue;
+            }
+            let (r2, c2) = (j / n, j % n);
+            let (dr, dc) = (r.abs_diff(r2), c.abs_diff(c2));
+            let same_diag =
+                self.x && ((r == c && r2 == c2) || (r + c == n - 1 && r2 + c2 == n - 1));
+            let win = |r: usize, c: usize| {
+                [(1, 1), (1, 5), (5, 1), (5, 5)]
+                    .iter()
+                    .position(|&(r0, c0)| (r0..r0 + 3).contains(&r) && (c0..c0 + 3).contains(&c))
+            };
+            let same_win = self.windoku && win(r, c).is_some() && win(r, c) == win(r2, c2);
+            if r == r2
+                || c == c2
+                || self.region(r, c) == self.region(r2, c2)
+                || same_diag
+                || same_win
+                || (self.knight && ((dr == 1 && dc == 2) || (dr == 2 && dc == 1)))
+                || (self.king && dr <= 1 && dc <= 1)
+            {
+                return false;
+            }
+        }
+        for (cells, sum) in &self.cages {
+            if !cells.contains(&i) {
+                continue;
+            }
+            let mut total = d as u32;
+            let mut full = true;
+            for &j in cells {
+                if j == i {
+                    continue;
+                }
+                if g[j] == d {
+                    return false;
+                }
+                if g[j] == 0 {
+                    full = false;
+                }
+                total += g[j] as u32;
+            }
+            if total > *sum || (full && total != *sum) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Solutions up to `limit`, and the first, by plain backtracking in reading order.
+    fn count(&self, givens: &[u8], limit: usize, order: &[u8]) -> (usize, Option<Vec<u8>>) {
+        let mut g = vec![0u8; givens.len()];
+        for (i, &d) in givens.iter().enumerate() {
+            if d != 0 {
+                if !self.fits(&g, i, d) {
+                    return (0, None);
+                }
+                g[i] = d;
+            }
+        }
+        let mut out = (0, None);
+        self.fill(&mut g, 0, limit, order, &mut out);
+        out
+    }
+
+    fn fill(
+        &self,
+        g: &mut Vec<u8>,
+        from: usize,
+        limit: usize,
+        order: &[u8],
+        out: &mut (usize, Option<Vec<u8>>),
+    ) {
+        let Some(i) = (from..g.len()).find(|&i| g[i] == 0) else {
+            out.0 += 1;
+            if out.1.is_none() {
+                out.1 = Some(g.clone());
+            }
+            return;
+        };
+        for &d in order {
+            if self.fits(g, i, d) {
+                g[i] = d;
+                self.fill(g, i + 1, limit, order, out);
+                g[i] = 0;
+                if out.0 >= limit {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A random solution of the spec's empty grid (the oracle's, digits in random order), if any.
+fn solution(spec: &Spec, rng: &mut R) -> Option<Vec<u8>> {
+    let mut order: Vec<u8> = (1..=spec.n as u8).collect();
+    order.shuffle(rng);
+    spec.count(&vec![0; spec.n * spec.n], 1, &order).1
+}
+
+/// Random connected cages of 1 to `max` cells over the whole grid, with the solution's sums.
+fn cages_of(n: usize, sol: &[u8], max: usize, rng: &mut R) -> Vec<(Vec<usize>, u32)> {
+    let mut owner = vec![usize::MAX; n * n];
+    let mut cages: Vec<(Vec<usize>, u32)> = Vec::new();
+    for start in 0..n * n {
+        if owner[start] != usize::MAX {
+            continue;
+        }
+        let want = rng.random_range(1..=max);
+        let mut cells = vec![start];
+        owner[start] = cages.len();
+        while cells.len() < want {
+            let mut near = Vec::new();
+            for &c in &cells {
+                let (r, col) = (c / n, c % n);
+                for (ok, d) in [
+                    (col + 1 < n, c + 1),
+                    (r + 1 < n, c + n),
+                    (col > 0, c.wrapping_sub(1)),
+                ] {
+                    if ok && owner[d] == usize::MAX && !cells.iter().any(|&x| sol[x] == sol[d]) {
+                        near.push(d);
+                    }
+                }
+            }
+            let Some(&d) = near.choose(rng) else { break };
+            owner[d] = cages.len();
+            cells.push(d);
+        }
+        let sum = cells.iter().map(|&c| sol[c] as u32).sum();
+        cages.push((cells, sum));
+    }
+    cages
+}
+
+/// Jigsaw regions: the boxes, then random trades of border cells that keep every region
+/// connected and `n` cells strong.
+fn jigsaw(n: usize, rng: &mut R) -> Vec<u8> {
+    let spec = Spec {
+        n,
+        ..Spec::default()
+    };
+    let mut ids: Vec<usize> = (0..n * n).map(|i| spec.region(i / n, i % n)).collect();
+    let mut distinct = ids.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut reg: Vec<u8> = ids
+        .iter_mut()
+        .map(|x| distinct.binary_search(x).unwrap() as u8)
+        .collect();
+    for _ in 0..n * n * 4 {
+        let a = rng.random_range(0..n * n);
+        let b = rng.random_range(0..n * n);
+        if reg[a] == reg[b] {
+            continue;
+        }
+        let mut next = reg.clone();
+        next.swap(a, b);
+        if Rules::classic(n)
+            .unwrap()
+            .with_regions(next.clone())
+            .is_ok()
+        {
+            reg = next;
+        }
+    }
+    reg
+}
+
+/// The engine and the oracle agree on the count (to 2) and, for a unique puzzle, the solution.
+fn agree(spec: &Spec, givens: &[u8]) {
+    let order: Vec<u8> = (1..=spec.n as u8).collect();
+    let (want, want_first) = spec.count(givens, 2, &order);
+    let line: String = givens.iter().map(|&d| symbol(d)).collect();
+    let p = VariantPuzzle::parse_line(spec.rules(), &line).unwrap();
+    let got = count_solutions(&p, 2);
+    assert_eq!(
+        got.count, want,
+        "{spec:?} {line}: engine {} solutions, oracle {want}",
+        got.count
+    );
+    if want == 1 {
+        assert_eq!(got.solution, want_first, "{spec:?} {line}");
+    }
+    if let Some(s) = &got.solution {
+        assert!(
+            is_solution(p.rules(), s),
+            "{spec:?} {line}: the engine's solution breaks a rule"
+        );
+    }
+}
+
+/// Puzzles from a solution: `keep` of its cells given, chosen at random.
+fn dig(sol: &[u8], keep: usize, rng: &mut R) -> Vec<u8> {
+    let mut cells: Vec<usize> = (0..sol.len()).collect();
+    cells.shuffle(rng);
+    let mut g = vec![0; sol.len()];
+    for &c in &cells[..keep] {
+        g[c] = sol[c];
+    }
+    g
+}
+
+fn specs(n: usize, rng: &mut R) -> Vec<Spec> {
+    let base = Spec {
+        n,
+        ..Spec::default()
+    };
+    let mut out = vec![
+        base.clone(),
+        Spec {
+            x: true,
+            ..base.clone()
+        },
+        Spec {
+            knight: true,
+            ..base.clone()
+        },
+        Spec {
+            king: true,
+            ..base.clone()
+        },
+        Spec {
+            regions: Some(jigsaw(n, rng)),
+            ..base.clone()
+        },
+    ];
+    if n == 9 {
+        out.push(Spec {
+            windoku: true,
+            ..base.clone()
+        });
+        out.push(Spec {
+            x: true,
+            knight: true,
+            ..base.clone()
+        });
+    }
+    out
+}
+
+#[test]
+fn small_variants_agree_with_the_oracle() {
+    let mut rng = R::seed_from_u64(41);
+    let mut checked = [0usize; 3];
+    for n in [4, 6] {
+        for spec in specs(n, &mut rng) {
+            for _ in 0..6 {
+                let Some(sol) = solution(&spec, &mut rng) else {
+                    continue;
+                };
+                for keep in [0, n / 2, n, 2 * n, n * n / 3, n * n / 2] {
+                    let g = dig(&sol, keep, &mut rng);
+                    agree(&spec, &g);
+                    checked[0] += 1;
+                }
+                // Killer: the same rules plus cages from this solution, with and without givens.
+                let cages = cages_of(n, &sol, 4, &mut rng);
+                let killer = Spec {
+                    cages,
+                    ..spec.clone()
+                };
+                for keep in [0, 1, n / 2, n] {
+                    agree(&killer, &dig(&sol, keep, &mut rng));
+                    checked[1] += 1;
+                }
+            }
+        }
+    }
+    // A grid with no solution: 4×4 anti-king has none.
+    let none = Spec {
+        n: 4,
+        king: true,
+        ..Spec::default()
+    };
+    agree(&none, &[0; 16]);
+    assert_eq!(solution(&none, &mut rng), None);
+    checked[2] += 1;
+    assert!(checked[0] > 200 && checked[1] > 60, "{checked:?}");
+}
+
+#[test]
+fn nine_by_nine_variants_agree_with_the_oracle() {
+    let mut rng = R::seed_from_u64(9);
+    let mut unique = 0;
+    for spec in specs(9, &mut rng) {
+        for _ in 0..3 {
+            let Some(sol) = solution(&spec, &mut rng) else {
+                continue;
+            };
+            for keep in [30, 36, 45, 60] {
+                let g = dig(&sol, keep, &mut rng);
+                agree(&spec, &g);
+                let line: String = g.iter().map(|&d| symbol(d)).collect();
+                unique +=
+                    (count_solutions(&VariantPuzzle::parse_line(spec.rules(), &line).unwrap(), 2)
+                        .count
+                        == 1) as usize;
+            }
+            let killer = Spec {
+                cages: cages_of(9, &sol, 3, &mut rng),
+                ..spec.clone()
+            };
+            for keep in [20, 30] {
+                agree(&killer, &dig(&sol, keep, &mut rng));
+            }
+        }
+    }
+    assert!(unique > 10, "only {unique} unique puzzles among the checks");
+}
+
+#[test]
+fn bigger_sizes_solve_and_judge_by_the_rules() {
+    let mut rng = R::seed_from_u64(12);
+    for n in [8, 12, 16] {
+        let spec = Spec {
+            n,
+            ..Spec::default()
+        };
+        let sol = solution(&spec, &mut rng).expect("a classic grid has solutions");
+        for keep in [n * n * 3 / 4, n * n / 2] {
+            let g = dig(&sol, keep, &mut rng);
+            let line: String = g.iter().map(|&d| symbol(d)).collect();
+            let p = VariantPuzzle::parse_line(spec.rules(), &line).unwrap();
+            let got = count_solutions(&p, 2);
+            assert!(
+                got.count >= 1,
+                "{n}x{n} {line}: a puzzle dug from a grid has a solution"
+            );
+            let s = got.solution.unwrap();
+            assert!(is_solution(p.rules(), &s));
+            assert!(
+                g.iter().zip(&s).all(|(&a, &b)| a == 0 || a == b),
+                "the solution keeps the givens"
+            );
+        }
+        // The oracle's own judgement of the engine's solution of the empty grid.
+        let empty = VariantPuzzle::parse_line(spec.rules(), &".".repeat(n * n)).unwrap();
+        let s = count_solutions(&empty, 1).solution.unwrap();
+        assert!((0..n * n).all(|i| {
+            let mut g = s.clone();
+            g[i] = 0;
+            spec.fits(&g, i, s[i])
+        }));
+    }
+}
+
+#[test]
+fn a_broken_grid_is_not_a_solution() {
+    let rules = Rules::classic(4).unwrap();
+    let good = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+    assert!(is_solution(&rules, &good));
+    let mut bad = good;
+    bad.swap(0, 1);
+    assert!(!is_solution(&rules, &bad));
+    let x = rules.clone().with_diagonals();
+    assert!(
+        !is_solution(&x, &good),
+        "the main diagonal holds 1, 4, 4, 1"
+    );
+    let cages = vec![Cage {
+        cells: vec![0, 1],
+        sum: Some(4),
+    }];
+    assert!(
+        !is_solution(&rules.with_cages(cages).unwrap(), &good),
+        "1 + 2 is not 4"
+    );
+}
+
+#[test]
+fn bad_rules_and_lines_say_where_and_what_was_expected() {
+    assert_eq!(
+        Rules::classic(10).unwrap_err().to_string(),
+        "size 10 has no boxes: expected 4, 6, 8, 9, 12 or 16"
+    );
+    assert!(Rules::classic(6)
+        .unwrap()
+        .with_windoku()
+        .unwrap_err()
+        .to_string()
+        .contains("needs size 9"));
+    let r = Rules::classic(4).unwrap();
+    let e = r
+        .clone()
+        .with_regions(vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 3, 2, 3])
+        .unwrap_err();
+    assert_eq!(e.to_string(), "regions: region 2 is not connected");
+    let e = r.clone().with_regions(vec![0; 16]).unwrap_err();
+    assert_eq!(e.to_string(), "regions: region 0 has 16 cells, expected 4");
+    let e = r
+        .clone()
+        .with_cages(vec![Cage {
+            cells: vec![0, 1],
+            sum: Some(8),
+        }])
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "cage 1: sum 8 with 2 distinct digits: expected 3 to 7"
+    );
+    let e = r
+        .clone()
+        .with_cages(vec![
+            Cage {
+                cells: vec![0, 1],
+                sum: None,
+            },
+            Cage {
+                cells: vec![1],
+                sum: Some(2),
+            },
+        ])
+        .unwrap_err();
+    assert_eq!(e.to_string(), "cage 2: r1c2 is already in cage 1");
+    let e = VariantPuzzle::parse_line(r.clone(), "12345...........").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "column 5: '5' is not a digit of a 4×4 puzzle (expected . or 0 for empty, 1-4)"
+    );
+    let e = VariantPuzzle::parse_line(r, "1234").unwrap_err();
+    assert_eq!(e.to_string(), "4 cells, expected 16 (4×4)");
+    let sixteen = Rules::classic(16).unwrap();
+    let line = format!("9ABCDEFG{}", ".".repeat(248));
+    let p = VariantPuzzle::parse_line(sixteen.clone(), &line).unwrap();
+    assert_eq!(p.cells()[..8], [9, 10, 11, 12, 13, 14, 15, 16]);
+    assert_eq!(p.to_line(), line);
+    assert!(
+        VariantPuzzle::parse_line(sixteen, &format!("H{}", ".".repeat(255)))
+            .unwrap_err()
+            .to_string()
+            .contains("1-9 or A-G")
+    );
+}
