@@ -13,3 +13,4 @@ pub mod man;
 pub mod play;
 pub mod print;
 pub mod solve;
+pub mod variant;

@@ -35,11 +35,35 @@ pub struct SolveArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = shudu::args::parse_threads)]
     threads: Option<usize>,
+    /// Size of the puzzles: 4, 6, 8, 9, 12 or 16 (boxes of 2x2, 2x3, 2x4, 3x3, 3x4, 4x4). Other
+    /// sizes are read in the line format, `1`-`9` then `A`-`G`, `.` or `0` for empty.
+    #[arg(long, default_value_t = 9, value_name = "N")]
+    size: usize,
+    /// Variant rules, comma-separated: x (both diagonals), windoku, anti-knight, anti-king. The
+    /// puzzles are read in the line format (docs/variants.md).
+    #[arg(long, value_delimiter = ',', value_name = "V[,V...]")]
+    variant: Vec<String>,
 }
 
 /// Runs `shudu solve`.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     io::set_threads(args.threads, usize::MAX)?;
+    if args.size != 9 || !args.variant.is_empty() {
+        let rules = super::variant::rules(args.size, &args.variant)?;
+        if !matches!(args.format, FormatArg::Line) {
+            anyhow::bail!(
+                "--format: variants are written in the line format only (--size, --variant)"
+            );
+        }
+        let name = args
+            .input
+            .as_deref()
+            .map_or("standard input".to_string(), |p| p.display().to_string());
+        let mut out = Output::create(args.output.as_deref())?;
+        let summary = super::variant::solve(args.input.as_deref(), &rules, &mut out, args.any)?;
+        summary.finish(out, &name)?;
+        return Ok(summary.exit_code());
+    }
     let input = io::RecordStream::open_or_puzzle(args.input.as_deref())?;
     let name = input.name().to_string();
     let mut out = Output::create(args.output.as_deref())?;

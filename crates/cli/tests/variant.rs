@@ -1,0 +1,187 @@
+//! `shudu solve --size N --variant ...`: variant puzzles in the line format, each answered in its
+//! place, bad lines named by puzzle, line and column, and rules the line cannot hold refused.
+
+use assert_cmd::Command;
+
+fn shudu() -> Command {
+    Command::cargo_bin("shudu").unwrap()
+}
+
+/// Whether `grid` (a line of a 4×4, 6×6 or 9×9 solution) follows the rules, checked here.
+fn valid(n: usize, grid: &str, x: bool, knight: bool) -> bool {
+    let g: Vec<u32> = grid.chars().map(|c| c.to_digit(17).unwrap()).collect();
+    let (br, bc) = match n {
+        4 => (2, 2),
+        6 => (2, 3),
+        _ => (3, 3),
+    };
+    (0..n * n).all(|a| {
+        (0..n * n).all(|b| {
+            let (r1, c1, r2, c2) = (a / n, a % n, b / n, b % n);
+            let (dr, dc) = (r1.abs_diff(r2), c1.abs_diff(c2));
+            let linked = r1 == r2
+                || c1 == c2
+                || (r1 / br == r2 / br && c1 / bc == c2 / bc)
+                || (x && r1 == c1 && r2 == c2)
+                || (x && r1 + c1 == n - 1 && r2 + c2 == n - 1)
+                || (knight && dr * dc == 2);
+            a == b || !linked || g[a] != g[b]
+        })
+    })
+}
+
+#[test]
+fn unique_variant_puzzles_are_solved_by_their_rules() {
+    let cases: [(&[&str], usize, &str, bool, bool); 3] = [
+        (&["--size", "4"], 4, "..3..4.221......", false, false),
+        (
+            &["--size", "6", "--variant", "x"],
+            6,
+            "....5...........6...4......6..2...3.",
+            true,
+            false,
+        ),
+        (
+            &["--variant", "x,anti-knight"],
+            9,
+            "...4.............................1..6......9.....2...5.8........3................",
+            true,
+            true,
+        ),
+    ];
+    for (args, n, puzzle, x, knight) in cases {
+        let out = shudu()
+            .arg("solve")
+            .args(args)
+            .arg(puzzle)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?} {puzzle}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let sol = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        assert_eq!(sol.len(), n * n);
+        assert!(valid(n, &sol, x, knight), "{args:?}: {sol} breaks a rule");
+        assert!(
+            puzzle
+                .chars()
+                .zip(sol.chars())
+                .all(|(p, s)| p == '.' || p == s),
+            "keeps the givens"
+        );
+        // The same puzzle without its variant rules has other solutions.
+        if x {
+            let plain = shudu()
+                .args(["solve", "--size", &n.to_string(), puzzle])
+                .output()
+                .unwrap();
+            assert_eq!(
+                plain.status.code(),
+                Some(1),
+                "{puzzle} is not unique as a classic puzzle"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_batch_answers_every_line_in_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("six.txt");
+    std::fs::write(
+        &input,
+        "# 6x6 X\n....5...........6...4......6..2...3.\n\n....5...7.......6...4......6..2...3.\n....................................\n11..................................\n",
+    )
+    .unwrap();
+    let out = shudu()
+        .args(["solve", "--size", "6", "--variant", "x"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a malformed line makes the exit status 2"
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(valid(6, lines[0], true, false));
+    assert_eq!(
+        lines[1],
+        ".".repeat(36),
+        "an unreadable line gives an empty grid in its place"
+    );
+    assert_eq!(
+        lines[2],
+        ".".repeat(36),
+        "several solutions: the puzzle back"
+    );
+    assert_eq!(
+        lines[3],
+        format!("11{}", ".".repeat(34)),
+        "no solution: the puzzle back"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(
+        "shudu: puzzle 2, line 4: column 9: '7' is not a digit of a 6×6 puzzle (expected . or 0 for empty, 1-6)"
+    ));
+    assert!(stderr.contains("shudu: puzzle 3, line 5: more than one solution"));
+    assert!(stderr.contains("shudu: puzzle 4, line 6: no solution"));
+}
+
+#[test]
+fn rules_the_line_cannot_hold_are_refused_with_the_reason() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--size", "10"],
+            "--size: size 10 has no boxes: expected 4, 6, 8, 9, 12 or 16",
+        ),
+        (
+            &["--variant", "killer"],
+            "--variant killer: its regions or cages do not fit in the line format",
+        ),
+        (
+            &["--variant", "x,knights"],
+            "--variant: unknown variant 'knights', expected a comma-separated list of",
+        ),
+        (
+            &["--size", "6", "--variant", "windoku"],
+            "--variant: windoku needs size 9",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = shudu()
+            .arg("solve")
+            .args(args)
+            .arg("................")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn sixteen_by_sixteen_reads_and_writes_letters() {
+    let out = shudu()
+        .args(["solve", "--size", "16", "--any"])
+        .arg(".".repeat(256))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an empty grid has several solutions"
+    );
+    let sol = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    assert_eq!(sol.len(), 256);
+    for row in 0..16 {
+        let mut seen: Vec<char> = sol[row * 16..row * 16 + 16].chars().collect();
+        seen.sort_unstable();
+        assert_eq!(seen.into_iter().collect::<String>(), "123456789ABCDEFG");
+    }
+}
