@@ -7,7 +7,7 @@
 #
 # SHUDU_SERVE=path/to/serve skips the release build and uses that binary.
 #
-# Figures go to BENCHMARKS.md ("`shudu play`: `/api/puzzle` under load") by hand, with the machine they were measured on.
+# `scripts/bench --only play` runs it and writes its figures into BENCHMARKS.md ("`shudu play` under load").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bands=("${@:-medium diabolical}")

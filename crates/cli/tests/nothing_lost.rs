@@ -1,4 +1,4 @@
-//! Issue 37, "nothing lost, second pass": streaming input, `-o` permissions, closed pipes and
+//! Nothing lost (issue 37): streaming input, `-o` permissions, closed pipes and
 //! full devices, ignored signals, failed runs that keep old files, ranges in rated searches,
 //! flags that would do nothing, print's fonts and titles, empty input, formats, the memory
 //! limits of `grids`, and the surprises of item 12. One test (or a few) per item, each failing

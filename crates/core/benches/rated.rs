@@ -1,6 +1,6 @@
 //! Generation by difficulty, single thread: time per puzzle for each band (and a few
 //! constrained requests). `cargo bench -p shudu-core --bench rated`; figures in
-//! BENCHMARKS.md ("Generation by difficulty").
+//! BENCHMARKS.md ("Puzzles by difficulty band").
 #![allow(missing_docs)] // criterion_group! makes undocumented public functions
 
 use std::time::Duration;

@@ -29,7 +29,7 @@
 //!
 //! Climbing grades every neighbour in full, which costs more than a fresh draw while the band is
 //! common, so it starts only after 8 fresh draws below the range (for diabolical, 29% of draws,
-//! it almost never runs; for extreme it does). Measured figures: `BENCHMARKS.md ("Generation by difficulty")`.
+//! it almost never runs; for extreme it does). Measured figures: `BENCHMARKS.md ("Puzzles by difficulty band")`.
 //!
 //! Ratings above 9.3 (SE's nested forcing chains from 9.5, the longest dynamic chains) are out
 //! of that climb's reach; [`vicinity`] hunts for them: walks guided by a cheap proxy (trial and

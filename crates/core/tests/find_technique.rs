@@ -18,7 +18,7 @@ use shudu_core::rated::{generate_rated_batch, RatedConfig, MAX_RATING};
 use shudu_core::Puzzle;
 
 /// Techniques that neither a short generator budget nor the calibration paths may reach: the
-/// generator's benchmark (BENCHMARKS.md, "Every technique") found none of them in 20 seconds,
+/// generator's benchmark (BENCHMARKS.md, "Puzzles that need a technique") found none of them in 20 seconds,
 /// and 3,000 random puzzles' paths hold no direct claiming.
 const RARE: [Technique; 3] = [
     Technique::DirectClaiming,

@@ -77,7 +77,7 @@ fn every_band_but_extreme_gives_proper_puzzles_in_its_range() {
 
 /// The rarest band (about 0.2% of random minimal puzzles): one puzzle, found by the vicinity
 /// hunt's first 10,000 moves and then the local search, in a few seconds on one core of the
-/// development machine (see BENCHMARKS.md, "Ratings above 9.3").
+/// development machine (see BENCHMARKS.md, "The top of the difficulty scale").
 #[test]
 fn extreme_band_is_reached_by_the_local_search() {
     let config = band(Band::Extreme);

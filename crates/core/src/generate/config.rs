@@ -219,7 +219,7 @@ pub struct GenerateConfig {
     /// start most attempts from a grid with a half-turn automorphism (`half_turn_grid` in this module).
     /// About 3.5 times faster, but then nearly every puzzle is itself automorphic (a half turn
     /// and a renaming of its digits map it to itself), which a solver can exploit; off, the
-    /// grids are uniformly random. See docs/generate.md, "Fourth pass".
+    /// grids are uniformly random. See docs/generate.md, "Grids with a half-turn automorphism (`--automorphic`)".
     pub automorphic: bool,
 }
 

@@ -57,7 +57,7 @@ pub(super) struct Digger<'a> {
 /// The repair digs the same grid again after each move, and most of its removals fail for the
 /// same known set as in the last dig (a move adds one orbit, which hits a few of the sets): the
 /// scan of up to [`MAX_LEARNED`] sets an orbit, stopping at the first set missed, was 6% of
-/// the instructions of rot180 minimal generation (docs/generate.md, "Eighth pass").
+/// the instructions of rot180 minimal generation (docs/generate.md, "What the walk and its searches do to stay cheap").
 pub(super) type Reasons = [u16; 81];
 
 /// [`Reasons`] with no hint.

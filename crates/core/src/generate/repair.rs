@@ -77,13 +77,13 @@ pub(super) fn removable(
 /// those other cells only (for a pair orbit, one search instead of two; the one skipped could
 /// never find a solution).
 ///
-/// Which choice first (docs/generate.md, "Fifth pass"): the choices that hit every known set the
+/// Which choice first (docs/generate.md, "Strictly minimal puzzles with a symmetry"): the choices that hit every known set the
 /// kept givens miss are tried in random order, but one whose two cells each lie in such a set
 /// without the other ([`separated`]) goes first: once added, each of its cells is the only given
 /// of a known unavoidable set, so the new orbit is not weak, where a plain choice nearly always
 /// is (-12% instructions over seeds 1-3).
 ///
-/// Two orbits (docs/generate.md, "Sixth pass"): before, a move with no single replacement left
+/// Two orbits (the same section): before, a move with no single replacement left
 /// went on to the next weak orbit, and the attempt gave the grid up when no weak orbit had one:
 /// 837 of the 1,011 walks that failed in 1,000 puzzles, after 7.7 moves each. Adding two orbits
 /// (the dig that follows removes whatever of them is spare) keeps the walk on its grid: 1.23

@@ -106,7 +106,7 @@ impl SolutionGrid {
     /// too: its set was then a witness for neither cell (2,967 of the 6,237 sets the pair
     /// orbits taught in `generate -n 200 --minimal --symmetry rot180 --seed 1`), and a check
     /// had to search again. 5.3% fewer instructions over seeds 1-40 of that command
-    /// (docs/generate.md, "Fifteenth pass").
+    /// (docs/generate.md, "What the walk and its searches do to stay cheap").
     pub(super) fn pair_test(&self, base: Solver, cells: CellSet) -> Option<(Grid, bool)> {
         let mut it = cells.iter();
         let (a, b) = match (it.next(), it.next(), it.next()) {
@@ -140,7 +140,7 @@ pub(super) fn difference(a: &Grid, b: &Grid) -> CellSet {
 /// gathered into a byte by one multiplication (the bit of byte `k`, moved to bit `8k`, times
 /// `2^(7(7 - k))` lands on bit `49 + k`, and no two products meet). The 16-cell blocks of a
 /// compare each, which the compiler did not turn into vector compares, took about 400
-/// instructions a grid; this about 100 (docs/generate.md, "Twelfth pass").
+/// instructions a grid; this about 100 (docs/generate.md, "What the walk and its searches do to stay cheap").
 #[inline(always)]
 pub(super) fn differing_cells(a: &[u8; 81], b: &[u8; 81]) -> CellSet {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;

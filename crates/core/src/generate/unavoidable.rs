@@ -132,7 +132,7 @@ pub(super) fn misses_one(unavoidable: &[CellSet], left: CellSet) -> bool {
 ///
 /// The scan takes the sets four at a time, with one branch for the four: most scans of the
 /// dig find no set missed and read them all, where `position` took a branch a set
-/// (docs/generate.md, "Eleventh pass"). The short lists of [`first_hitting`] keep
+/// (docs/generate.md, "What the walk and its searches do to stay cheap"). The short lists of [`first_hitting`] keep
 /// [`misses_one`]: there the chunks cost more than they save.
 pub(super) fn first_missed(sets: &[CellSet], left: CellSet) -> Option<usize> {
     let l = left.bits();

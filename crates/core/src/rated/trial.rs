@@ -1,5 +1,5 @@
 //! Trial and error to depth one on a candidate grid: the gates and the hardness proxy of the
-//! vicinity hunt ([`super::vicinity`], docs/rated.md "Above 9.3").
+//! vicinity hunt ([`super::vicinity`], docs/rated.md, "The top of the scale").
 //!
 //! A position is 81 words, one a cell: bits 0-8 are the candidates (bit `d` for digit `d + 1`)
 //! and bit 15 (`SOLVED`) says the cell holds its one candidate. `cand[c] & SOLVED != 0` if and

@@ -253,7 +253,7 @@ impl Solver {
     /// the words of its digit in the other bands only when its own word is updated, and a word
     /// of an earlier band, updated already in the root's first round, was then updated again in
     /// the next: 17% fewer instructions in the root's propagation of rot180 minimal generation,
-    /// 5.6% fewer for `solve` on 17-clue puzzles (docs/generate.md, "Tenth pass"). The search
+    /// 5.6% fewer for `solve` on 17-clue puzzles (docs/ALGORITHM.md, "Loading the givens"). The search
     /// is the same: propagation reaches the same fixed point from any state between the two.
     #[inline(always)]
     fn load(p: &Puzzle) -> (Solver, usize) {
@@ -338,7 +338,7 @@ impl Solver {
         // Each removed cell opens again to the other digits that no given of `q` sees there:
         // the digits of its 20 peers, read from `q`'s bytes (bit `v` for the value `v`, bit 0
         // for an empty peer), where a test of each digit's words against the peers took 9
-        // (docs/generate.md, "Eleventh pass").
+        // (docs/generate.md, "What the walk and its searches do to stay cheap").
         let bytes = q.as_bytes();
         for c in cells.iter() {
             let i = c.as_index();
@@ -497,7 +497,7 @@ impl Solver {
     /// same answer as to whether a solution exists, perhaps another one. The repair of strictly
     /// minimal symmetric puzzles asks for it: its puzzles are near-complete subsets of the grid
     /// (24-30 givens, one digit forbidden), whose searches the root's stack updates and triads
-    /// do not shorten enough to pay for (docs/generate.md, "Sixth pass": 8% fewer instructions).
+    /// do not shorten enough to pay for (docs/generate.md, "What the walk and its searches do to stay cheap": 8% fewer instructions).
     pub(crate) fn first_near(&self, near: &Near, light: bool) -> Option<Grid> {
         if self.conflicts != 0 {
             return None;
@@ -512,7 +512,7 @@ impl Solver {
     /// there, and no other digit is left in the cell, or no other cell of its row, column or box
     /// is left to the digit. Then every solution has `digit` in `cell`, and a search with it
     /// forbidden there finds none: the generator's checks skip that search (a naked or hidden
-    /// single straight from the givens, docs/generate.md, "Fourteenth pass").
+    /// single straight from the givens, docs/generate.md, "What the walk and its searches do to stay cheap").
     pub(crate) fn forced(&self, cell: Cell, digit: Digit) -> bool {
         let i = cell.as_index();
         let (d, b, pos) = (digit.as_index(), i / 27, i % 27);

@@ -359,7 +359,7 @@ impl State {
             // updates' bookkeeping for steps 3-4, 4% of the instructions of rot180 minimal
             // generation): everything is marked changed, and a full propagation after it (a
             // light search turned full) runs steps 3-4 everywhere once. The fixed point is the
-            // same, and so is the search (docs/generate.md, "Tenth pass").
+            // same, and so is the search (docs/generate.md, "What the walk and its searches do to stay cheap").
             self.touched = 0x1FF;
             self.tri = 0x3F;
         }
