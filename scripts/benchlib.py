@@ -21,15 +21,16 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def run_cpu(cmd, *, cwd=None, stdin=None, check=True, pin=None):
+def run_cpu(cmd, *, cwd=None, stdin=None, check=True, pin=None, ok=(0,)):
     """Runs `cmd` (a list) to the end and returns (CPU seconds, completed process). With `pin`,
-    the command runs under `taskset -c PIN` (one core, as the peers are measured)."""
+    the command runs under `taskset -c PIN` (one core, as the peers are measured). With `check`,
+    an exit status outside `ok` ends the script."""
     if pin is not None:
         cmd = ["taskset", "-c", str(pin)] + list(cmd)
     before = children_cpu()
     out = subprocess.run(cmd, cwd=cwd, stdin=stdin, capture_output=True, text=True)
     spent = children_cpu() - before
-    if check and out.returncode != 0:
+    if check and out.returncode not in ok:
         sys.exit(f"{' '.join(map(str, cmd))} failed ({out.returncode}): {out.stderr.strip()[-600:]}")
     return spent, out
 

@@ -28,7 +28,7 @@ echo "server: $url (pid $server)"
 for band in "${bands[@]}"; do
   # Wait (at most 10 minutes) until the band's shelf holds a puzzle, as it does in normal use.
   for _ in $(seq 600); do
-    if curl -fs "$url/api/status" | grep -Eq "\"band\":\"$band\",\"fresh\":[1-9]"; then break; fi
+    if curl -fs "$url/api/status" | grep -Eq "\"band\":\"$band\"[^}]*\"fresh\":[1-9]"; then break; fi
     sleep 1
   done
   echo "== $band: 1,000 requests/s (10 workers x 100/s) for 30 s"

@@ -37,10 +37,14 @@
 //! # Ok::<(), shudu_core::variant::RulesError>(())
 //! ```
 
+mod generate;
 mod puzzle;
 mod rules;
 mod solve;
 
+pub use generate::{
+    generate, random_regions, VariantConfig, VariantGenerateError, VariantSymmetry,
+};
 pub use puzzle::{digit_of, symbol, LineError, VariantPuzzle};
 pub use rules::{Cage, Rules, RulesError, MAX_SIZE};
-pub use solve::{count_solutions, is_solution, VariantCount};
+pub use solve::{count_solutions, is_solution, random_solution, VariantCount};

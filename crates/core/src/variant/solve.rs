@@ -2,6 +2,11 @@
 //! by naked and hidden singles over every house and by the sums each killer cage can still
 //! make, and a depth-first search on the cell with the fewest candidates.
 
+use std::time::Instant;
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
 use super::puzzle::VariantPuzzle;
 use super::rules::Rules;
 
@@ -37,6 +42,14 @@ pub fn count_solutions(puzzle: &VariantPuzzle, limit: usize) -> VariantCount {
         engine.search(state, limit.max(1), &mut out);
     }
     out
+}
+
+/// A random solution of the empty grid under `rules` (digits tried in a random order at every
+/// branch), or `None` if there is none or `deadline` passes first.
+pub fn random_solution(rules: &Rules, rng: &mut impl Rng, deadline: Instant) -> Option<Vec<u8>> {
+    let engine = Engine::new(rules);
+    let mut nodes = 0u64;
+    engine.random(engine.empty(), rng, deadline, &mut nodes)
 }
 
 /// Whether `grid` (a digit a cell, none empty) follows every rule: each house holds each digit
@@ -81,7 +94,7 @@ struct Engine {
 impl Engine {
     fn new(rules: &Rules) -> Engine {
         let n = rules.size();
-        let cages: Vec<KillerCage> = rules
+        let mut cages: Vec<KillerCage> = rules
             .cages()
             .iter()
             .filter_map(|c| {
@@ -91,6 +104,34 @@ impl Engine {
                 })
             })
             .collect();
+        let houses = rules.houses();
+        // The rule of 45 (for 9×9; n(n+1)/2 in general): the cells of a house outside the
+        // cages that lie wholly inside it add up to the house's total less those cages' sums,
+        // and hold distinct digits, so they are one more cage (the house's "innies").
+        let total = (n * (n + 1) / 2) as u32;
+        let mut innies = Vec::new();
+        for house in &houses {
+            let inside: Vec<&KillerCage> = cages
+                .iter()
+                .filter(|c| c.cells.iter().all(|x| house.contains(x)))
+                .collect();
+            if inside.is_empty() {
+                continue;
+            }
+            let rest: Vec<usize> = house
+                .iter()
+                .copied()
+                .filter(|x| !inside.iter().any(|c| c.cells.contains(x)))
+                .collect();
+            let used: u32 = inside.iter().map(|c| c.sum).sum();
+            if !rest.is_empty() && rest.len() < house.len() && used <= total {
+                innies.push(KillerCage {
+                    cells: rest,
+                    sum: total - used,
+                });
+            }
+        }
+        cages.extend(innies);
         let mut combos = Vec::new();
         if !cages.is_empty() {
             let max_sum = n * (n + 1) / 2;
@@ -103,7 +144,7 @@ impl Engine {
         Engine {
             full: ((1u32 << n) - 1) as u16,
             peers: rules.peers(),
-            houses: rules.houses(),
+            houses,
             cages,
             combos,
         }
@@ -207,9 +248,17 @@ impl Engine {
                 let Some(masks) = self.combos[open].get(rest) else {
                     return false;
                 };
+                // A set of digits fits if the open cells' candidates hold all of it and each
+                // open cell can take one of it.
                 let union = masks
                     .iter()
-                    .filter(|&&m| m & !avail == 0)
+                    .filter(|&&m| {
+                        m & !avail == 0
+                            && cage
+                                .cells
+                                .iter()
+                                .all(|&c| s.value[c] != 0 || s.cand[c] & m != 0)
+                    })
                     .fold(0u16, |u, &m| u | m);
                 if union == 0 {
                     return false;
@@ -230,6 +279,50 @@ impl Engine {
         }
     }
 
+    fn random(
+        &self,
+        mut s: State,
+        rng: &mut impl Rng,
+        deadline: Instant,
+        nodes: &mut u64,
+    ) -> Option<Vec<u8>> {
+        *nodes += 1;
+        if *nodes % 1024 == 0 && Instant::now() >= deadline {
+            return None;
+        }
+        if !self.propagate(&mut s) {
+            return None;
+        }
+        if s.left == 0 {
+            return Some(s.value);
+        }
+        let cell = self.branch(&s);
+        let mut digits: Vec<u8> = (1..=16)
+            .filter(|d| s.cand[cell] >> (d - 1) & 1 == 1)
+            .collect();
+        digits.shuffle(rng);
+        for d in digits {
+            let mut t = s.clone();
+            if self.place(&mut t, cell, d) {
+                if let Some(found) = self.random(t, rng, deadline, nodes) {
+                    return Some(found);
+                }
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The open cell with the fewest candidates.
+    fn branch(&self, s: &State) -> usize {
+        (0..s.cand.len())
+            .filter(|&c| s.value[c] == 0)
+            .min_by_key(|&c| s.cand[c].count_ones())
+            .expect("an open cell")
+    }
+
     fn search(&self, mut s: State, limit: usize, out: &mut VariantCount) {
         if !self.propagate(&mut s) {
             return;
@@ -241,10 +334,7 @@ impl Engine {
             }
             return;
         }
-        let cell = (0..s.cand.len())
-            .filter(|&c| s.value[c] == 0)
-            .min_by_key(|&c| s.cand[c].count_ones())
-            .expect("an open cell");
+        let cell = self.branch(&s);
         let mut digits = s.cand[cell];
         let mut first = true;
         while digits != 0 {

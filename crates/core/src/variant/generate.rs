@@ -1,0 +1,340 @@
+//! Variant puzzles with exactly one solution: a random solution grid, then givens dug out while
+//! the solution stays unique (to a number of givens, a symmetry, minimality), killer cages grown
+//! by merging while it stays unique, and random jigsaw layouts. Every search has a deadline and
+//! says when it found nothing.
+
+use std::time::Instant;
+
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use thiserror::Error;
+
+use super::puzzle::VariantPuzzle;
+use super::rules::{Cage, Rules};
+use super::solve::{count_solutions, random_solution};
+
+/// The symmetry of the givens' pattern.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VariantSymmetry {
+    /// No constraint.
+    #[default]
+    None,
+    /// Half-turn rotation about the centre.
+    Rot180,
+    /// Quarter-turn rotation.
+    Rot90,
+    /// Mirror across the horizontal middle line.
+    MirrorH,
+    /// Mirror across the vertical middle line.
+    MirrorV,
+}
+
+/// What to make.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantConfig {
+    /// Givens wanted: at least `givens.0`, at most `givens.1` (a dig stops at the lower end; a
+    /// puzzle left above the upper end is dropped). `(0, cells)` digs as far as it goes.
+    pub givens: (usize, usize),
+    /// The symmetry of the givens.
+    pub symmetry: VariantSymmetry,
+    /// No given can be removed without losing uniqueness (checked cell by cell).
+    pub minimal: bool,
+    /// Killer: cover the grid with cages of at most this many cells (2 or more) and sums, then
+    /// dig the givens; `givens.1 == 0` asks for cages only.
+    pub killer: Option<usize>,
+}
+
+impl VariantConfig {
+    /// Dig as far as uniqueness allows, no symmetry, no cages.
+    pub fn new(rules: &Rules) -> VariantConfig {
+        VariantConfig {
+            givens: (0, rules.cells()),
+            symmetry: VariantSymmetry::None,
+            minimal: false,
+            killer: None,
+        }
+    }
+}
+
+/// Why no puzzle was made.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum VariantGenerateError {
+    /// The time budget ran out first.
+    #[error("no puzzle found in the time budget ({attempts} attempts); try more givens, no symmetry or a longer --timeout")]
+    Timeout {
+        /// Attempts made.
+        attempts: usize,
+    },
+    /// The rules have no solution at all (some anti-king layouts, for one).
+    #[error("these rules have no solution: {0}")]
+    NoSolution(String),
+    /// A request that cannot be met whatever the search.
+    #[error("{0}")]
+    Impossible(String),
+}
+
+/// Orbits of the cells of an `n`×`n` grid under a symmetry.
+fn orbits(n: usize, symmetry: VariantSymmetry) -> Vec<Vec<usize>> {
+    let image = |c: usize| -> Vec<usize> {
+        let (r, col) = (c / n, c % n);
+        let mut out = vec![c];
+        match symmetry {
+            VariantSymmetry::None => {}
+            VariantSymmetry::Rot180 => out.push((n - 1 - r) * n + (n - 1 - col)),
+            VariantSymmetry::Rot90 => {
+                out.push(col * n + (n - 1 - r));
+                out.push((n - 1 - r) * n + (n - 1 - col));
+                out.push((n - 1 - col) * n + r);
+            }
+            VariantSymmetry::MirrorH => out.push((n - 1 - r) * n + col),
+            VariantSymmetry::MirrorV => out.push(r * n + (n - 1 - col)),
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    let mut seen = vec![false; n * n];
+    let mut out = Vec::new();
+    for c in 0..n * n {
+        if !seen[c] {
+            let o = image(c);
+            for &x in &o {
+                seen[x] = true;
+            }
+            out.push(o);
+        }
+    }
+    out
+}
+
+fn unique(rules: &Rules, cells: &[u8]) -> bool {
+    let p = VariantPuzzle::new(rules.clone(), cells.to_vec()).expect("digits of the size");
+    count_solutions(&p, 2).count == 1
+}
+
+/// Random jigsaw regions for an `n`×`n` grid: the boxes, then random trades of two cells between
+/// regions that keep each region connected (and `n` cells). Not every layout has a solution;
+/// [`generate`] tries another when one has none.
+pub fn random_regions(n: usize, rng: &mut impl Rng) -> Vec<u8> {
+    let base = Rules::classic(n).expect("a size with boxes");
+    let mut reg: Vec<u8> = (0..n * n).map(|c| base.region(c) as u8).collect();
+    for _ in 0..n * n * 6 {
+        let a = rng.random_range(0..n * n);
+        // A neighbour of `a` in another region, and a cell of that region next to `a`'s.
+        let (r, c) = (a / n, a % n);
+        let near: Vec<usize> = [
+            (r > 0, a.wrapping_sub(n)),
+            (r + 1 < n, a + n),
+            (c > 0, a.wrapping_sub(1)),
+            (c + 1 < n, a + 1),
+        ]
+        .into_iter()
+        .filter(|&(ok, b)| ok && reg[b] != reg[a])
+        .map(|(_, b)| b)
+        .collect();
+        let Some(&b) = near.choose(rng) else { continue };
+        let mut next = reg.clone();
+        // `a` joins `b`'s region; a cell of `b`'s region beside `a`'s old region leaves for it.
+        let (from, to) = (reg[a], reg[b]);
+        let give: Vec<usize> = (0..n * n)
+            .filter(|&x| reg[x] == to && x != b)
+            .filter(|&x| {
+                let (xr, xc) = (x / n, x % n);
+                [
+                    (xr > 0, x.wrapping_sub(n)),
+                    (xr + 1 < n, x + n),
+                    (xc > 0, x.wrapping_sub(1)),
+                    (xc + 1 < n, x + 1),
+                ]
+                .into_iter()
+                .any(|(ok, y)| ok && y != a && reg[y] == from)
+            })
+            .collect();
+        let Some(&x) = give.choose(rng) else { continue };
+        next[a] = to;
+        next[x] = from;
+        if base.clone().with_regions(next.clone()).is_ok() {
+            reg = next;
+        }
+    }
+    reg
+}
+
+/// One puzzle under `rules` (with killer, the rules gain the cages), or why none was found
+/// before `deadline`.
+pub fn generate(
+    rules: &Rules,
+    config: &VariantConfig,
+    seed: u64,
+    deadline: Instant,
+) -> Result<VariantPuzzle, VariantGenerateError> {
+    let n = rules.size();
+    let cells = rules.cells();
+    if config.givens.0 > config.givens.1 || config.givens.0 > cells {
+        return Err(VariantGenerateError::Impossible(format!(
+            "givens {}..{}: expected a range within 0..{cells}",
+            config.givens.0, config.givens.1
+        )));
+    }
+    if config.killer.is_none() && config.givens.1 < n - 1 {
+        return Err(VariantGenerateError::Impossible(format!(
+            "at most {} givens: a {n}x{n} puzzle with a unique solution needs at least {} (one digit may be missing, no fewer)",
+            config.givens.1,
+            n - 1
+        )));
+    }
+    if config.killer.is_some_and(|k| k < 2 || k > n) {
+        return Err(VariantGenerateError::Impossible(format!(
+            "cages of at most {} cells: expected 2 to {n}",
+            config.killer.unwrap()
+        )));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let orbits = orbits(n, config.symmetry);
+    let mut attempts = 0;
+    loop {
+        if Instant::now() >= deadline {
+            return Err(VariantGenerateError::Timeout { attempts });
+        }
+        attempts += 1;
+        let Some(solution) = random_solution(rules, &mut rng, deadline) else {
+            if Instant::now() >= deadline {
+                return Err(VariantGenerateError::Timeout { attempts });
+            }
+            return Err(VariantGenerateError::NoSolution(rules.describe()));
+        };
+        let rules = match config.killer {
+            Some(max) => match cages(
+                rules,
+                &solution,
+                max,
+                config.givens.1 == 0,
+                &mut rng,
+                deadline,
+            ) {
+                Some(r) => r,
+                None => continue,
+            },
+            None => rules.clone(),
+        };
+        // Dig orbits in random order, keeping each removal that leaves the solution unique.
+        let mut cells_now = solution.clone();
+        let mut order = orbits.clone();
+        order.shuffle(&mut rng);
+        let mut count = cells;
+        for orbit in &order {
+            if count - orbit.len() < config.givens.0 || Instant::now() >= deadline {
+                continue;
+            }
+            let mut next = cells_now.clone();
+            for &c in orbit {
+                next[c] = 0;
+            }
+            if unique(&rules, &next) {
+                cells_now = next;
+                count -= orbit.len();
+            }
+        }
+        if count > config.givens.1 {
+            continue;
+        }
+        if config.minimal
+            && (0..cells).any(|c| {
+                cells_now[c] != 0 && {
+                    let mut next = cells_now.clone();
+                    next[c] = 0;
+                    unique(&rules, &next)
+                }
+            })
+        {
+            continue;
+        }
+        return Ok(VariantPuzzle::new(rules, cells_now).expect("digits of the size"));
+    }
+}
+
+/// Killer cages over the whole grid with `solution`'s sums: single cells first, then random
+/// merges of neighbouring cages (distinct digits, at most `max` cells) while the cages alone
+/// keep the solution unique; with `cages_only` every single cell left must merge too.
+fn cages(
+    rules: &Rules,
+    solution: &[u8],
+    max: usize,
+    cages_only: bool,
+    rng: &mut impl Rng,
+    deadline: Instant,
+) -> Option<Rules> {
+    let n = rules.size();
+    let mut groups: Vec<Vec<usize>> = (0..n * n).map(|c| vec![c]).collect();
+    let build = |groups: &[Vec<usize>]| -> Rules {
+        let cages = groups
+            .iter()
+            .map(|g| Cage {
+                cells: g.clone(),
+                sum: Some(g.iter().map(|&c| solution[c] as u32).sum()),
+            })
+            .collect();
+        rules
+            .clone()
+            .with_cages(cages)
+            .expect("cages of the solution")
+    };
+    let empty = vec![0u8; n * n];
+    let mut stuck = 0;
+    while stuck < 4 * n * n && Instant::now() < deadline {
+        // A random cage (a single cell first, when the puzzle is to be cages only), and a random
+        // neighbouring cage it can join.
+        let singles: Vec<usize> = (0..groups.len())
+            .filter(|&i| groups[i].len() == 1)
+            .collect();
+        let i = match singles.choose(rng) {
+            Some(&i) if cages_only && stuck < 2 * n * n => i,
+            _ => rng.random_range(0..groups.len()),
+        };
+        let mut near = Vec::new();
+        for &c in &groups[i] {
+            let (r, col) = (c / n, c % n);
+            for (ok, d) in [
+                (r > 0, c.wrapping_sub(n)),
+                (r + 1 < n, c + n),
+                (col > 0, c.wrapping_sub(1)),
+                (col + 1 < n, c + 1),
+            ] {
+                if ok && !groups[i].contains(&d) {
+                    let j = groups
+                        .iter()
+                        .position(|g| g.contains(&d))
+                        .expect("every cell in a cage");
+                    let merged = groups[i].len() + groups[j].len();
+                    let clash = groups[j]
+                        .iter()
+                        .any(|&x| groups[i].iter().any(|&y| solution[x] == solution[y]));
+                    if merged <= max && !clash && !near.contains(&j) {
+                        near.push(j);
+                    }
+                }
+            }
+        }
+        let Some(&j) = near.choose(rng) else {
+            stuck += 1;
+            continue;
+        };
+        let mut next = groups.clone();
+        let moved = next[j].clone();
+        next[i].extend(moved);
+        next.remove(j);
+        // With givens to come, any merge will do (the givens restore uniqueness); cages only
+        // must keep the solution unique by themselves.
+        if !cages_only || unique(&build(&next), &empty) {
+            groups = next;
+            stuck = 0;
+        } else {
+            stuck += 1;
+        }
+    }
+    if cages_only && groups.iter().any(|g| g.len() == 1) {
+        return None;
+    }
+    Some(build(&groups))
+}
