@@ -287,7 +287,7 @@ impl Engine {
         nodes: &mut u64,
     ) -> Option<Vec<u8>> {
         *nodes += 1;
-        if *nodes % 1024 == 0 && Instant::now() >= deadline {
+        if nodes.is_multiple_of(1024) && Instant::now() >= deadline {
             return None;
         }
         if !self.propagate(&mut s) {
