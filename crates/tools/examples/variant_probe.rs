@@ -7,7 +7,8 @@
 //! wall time: the kernel's CPU clock here ticks every 4 ms, too coarse for one puzzle).
 //!
 //! `variant_probe solve SIZE COUNT [rules...]`: makes COUNT puzzles, then times counting each
-//! one's solutions to 2 (best of 3 passes); prints `puzzles cpu_seconds puzzles_per_second`.
+//! one's solutions to 2 (best of 3 passes); prints `puzzles cpu_seconds puzzles_per_second
+//! guesses_per_puzzle`.
 
 use std::time::{Duration, Instant};
 
@@ -89,9 +90,11 @@ fn main() {
         assert_eq!(unique, puzzles.len());
         best = best.min(cpu() - t);
     }
+    let guesses: u64 = puzzles.iter().map(|p| count_solutions(p, 2).guesses).sum();
     println!(
-        "{} {best:.4} {:.0}",
+        "{} {best:.4} {:.0} {:.1}",
         puzzles.len(),
-        puzzles.len() as f64 / best
+        puzzles.len() as f64 / best,
+        guesses as f64 / puzzles.len() as f64
     );
 }

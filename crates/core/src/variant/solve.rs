@@ -89,6 +89,9 @@ struct Engine {
     cages: Vec<KillerCage>,
     /// `combos[k][s]`: the masks of `k` distinct digits that add up to `s`.
     combos: Vec<Vec<Vec<u16>>>,
+    /// Pairs of houses that share two cells or more: (the shared cells, the rest of the first,
+    /// the rest of the second), for locked candidates.
+    crossings: Vec<[Vec<usize>; 3]>,
 }
 
 impl Engine {
@@ -141,12 +144,25 @@ impl Engine {
                 combos[m.count_ones() as usize][sum].push(m as u16);
             }
         }
+        let mut crossings = Vec::new();
+        for (i, a) in houses.iter().enumerate() {
+            for b in &houses[i + 1..] {
+                let shared: Vec<usize> = a.iter().copied().filter(|c| b.contains(c)).collect();
+                if shared.len() >= 2 {
+                    let rest = |h: &Vec<usize>| {
+                        h.iter().copied().filter(|c| !shared.contains(c)).collect()
+                    };
+                    crossings.push([shared.clone(), rest(a), rest(b)]);
+                }
+            }
+        }
         Engine {
             full: ((1u32 << n) - 1) as u16,
             peers: rules.peers(),
             houses,
             cages,
             combos,
+            crossings,
         }
     }
 
@@ -221,6 +237,42 @@ impl Engine {
                         return false;
                     }
                     changed = true;
+                }
+            }
+            // Locked candidates: a digit that one house can only hold where it crosses another
+            // is taken from the rest of the other (pointing and claiming, for any two houses).
+            if !changed {
+                for [shared, rest_a, rest_b] in &self.crossings {
+                    let digits = |cells: &[usize]| {
+                        cells.iter().fold(0u16, |m, &c| {
+                            m | if s.value[c] != 0 {
+                                1 << (s.value[c] - 1)
+                            } else {
+                                s.cand[c]
+                            }
+                        })
+                    };
+                    let inside = shared.iter().fold(0u16, |m, &c| {
+                        m | if s.value[c] == 0 { s.cand[c] } else { 0 }
+                    });
+                    if inside == 0 {
+                        continue;
+                    }
+                    let (in_a, in_b) = (digits(rest_a), digits(rest_b));
+                    for (only, other) in [(inside & !in_a, rest_b), (inside & !in_b, rest_a)] {
+                        if only == 0 {
+                            continue;
+                        }
+                        for &c in other.iter() {
+                            if s.value[c] == 0 && s.cand[c] & only != 0 {
+                                s.cand[c] &= !only;
+                                if s.cand[c] == 0 {
+                                    return false;
+                                }
+                                changed = true;
+                            }
+                        }
+                    }
                 }
             }
             for cage in &self.cages {
@@ -334,18 +386,56 @@ impl Engine {
             }
             return;
         }
+        // Branch on the open cell with the fewest candidates, or on the places of a digit in
+        // a house when some digit has fewer places than that cell has digits.
         let cell = self.branch(&s);
-        let mut digits = s.cand[cell];
-        let mut first = true;
-        while digits != 0 {
-            let d = digits.trailing_zeros() as u8 + 1;
-            digits &= digits - 1;
-            if !first {
+        let mut options: Vec<(usize, u8)> = Vec::new();
+        let width = s.cand[cell].count_ones() as usize;
+        if width > 2 {
+            let mut best: Option<(usize, u8, usize)> = None;
+            for (h, house) in self.houses.iter().enumerate() {
+                let placed = house.iter().fold(0u16, |m, &c| {
+                    m | if s.value[c] != 0 {
+                        1 << (s.value[c] - 1)
+                    } else {
+                        0
+                    }
+                });
+                let mut open = self.full & !placed;
+                while open != 0 {
+                    let bit = open & open.wrapping_neg();
+                    open &= open - 1;
+                    let places = house
+                        .iter()
+                        .filter(|&&c| s.value[c] == 0 && s.cand[c] & bit != 0)
+                        .count();
+                    if places < width && best.is_none_or(|b| places < b.2) {
+                        best = Some((h, bit.trailing_zeros() as u8 + 1, places));
+                    }
+                }
+            }
+            if let Some((h, d, _)) = best {
+                let bit = 1u16 << (d - 1);
+                options = self.houses[h]
+                    .iter()
+                    .filter(|&&c| s.value[c] == 0 && s.cand[c] & bit != 0)
+                    .map(|&c| (c, d))
+                    .collect();
+            }
+        }
+        if options.is_empty() {
+            let mut digits = s.cand[cell];
+            while digits != 0 {
+                options.push((cell, digits.trailing_zeros() as u8 + 1));
+                digits &= digits - 1;
+            }
+        }
+        for (i, (c, d)) in options.into_iter().enumerate() {
+            if i > 0 {
                 out.guesses += 1;
             }
-            first = false;
             let mut t = s.clone();
-            if self.place(&mut t, cell, d) {
+            if self.place(&mut t, c, d) {
                 self.search(t, limit, out);
             }
             if out.count >= limit {
