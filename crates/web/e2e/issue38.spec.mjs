@@ -225,4 +225,27 @@ await step('a reload keeps the hint at its stage and does not count it again', a
   assertEq((await saved()).hints, 1, 'still one hint');
 });
 
+await step('marking notes complete (K) refreshes an open hint, without counting another', async () => {
+  await open();
+  const puzzle = (await saved()).puzzle;
+  const solution = await solutionOf(puzzle);
+  const i = [...puzzle].findIndex((ch) => ch === '.' || ch === '0');
+  const wrong = String((Number(solution[i]) % 9) + 1);
+  // A note in an empty cell that leaves out the cell's digit: a reminder while the notes are
+  // partial, a mistake once they are marked complete.
+  await cell(i).click();
+  await page.keyboard.press('n');
+  await page.keyboard.press(wrong);
+  await page.keyboard.press('n');
+  assertEq(await marksOf(i), wrong, 'the note is drawn');
+  await openHint();
+  assert(!/mistake/i.test(await stage()), `partial notes are no mistake: ${await stage()}`);
+  await cell(i).click();
+  await page.keyboard.press('k');
+  await page.waitForFunction(() => document.getElementById('hint-panel').dataset.kind === 'mistake');
+  assert(!(await page.locator('#hint-panel').isHidden()), 'the hint stays open, refreshed');
+  assert(/Hint 1 of 3 · A mistake/.test(await stage()), `the refreshed hint: ${await stage()}`);
+  assertEq((await saved()).hints, 1, 'the refresh is not another hint');
+});
+
 await done();

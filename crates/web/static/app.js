@@ -188,12 +188,18 @@ function toggleComplete() {
   const all = targets().filter((i) => !vals[i]);
   if (all.length === 0) return;
   const on = all.every((i) => game.complete[i]) ? 0 : 1;
+  const hintOpen = !!ui.hint && !$('hint-panel').hidden;
   // A move like any other, so Undo takes the mark off (or puts it back) again.
   if (!commit(new Map(all.map((i) => [i, { x: on }])), 'complete')) return;
   announce(on ? `Notes of ${all.length === 1 ? spokenCell(all[0]) : `${all.length} cells`} marked complete: hints will check them.`
     : 'Notes no longer marked complete.');
+  // An open hint was about the notes as they were judged before: ask again for the position
+  // now (which may be a mistake in the notes just marked), without counting another hint.
+  if (hintOpen) hintPress({ refresh: true });
 }
-const positionKey = () => `${entriesLine()}|${game.marks.join(',')}`;
+// What a hint is about: the digits, the notes, and which notes are marked complete (hints
+// judge those), so marking notes complete makes an open hint stale like any move.
+const positionKey = () => `${entriesLine()}|${game.marks.join(',')}|${game.complete.join('')}`;
 
 function candidatesOf(i, vals = boardValues()) {
   if (vals[i]) return 0;
@@ -1112,7 +1118,7 @@ function practiseLine(d) {
   return `No ${name} here.`;
 }
 
-async function hintPress() {
+async function hintPress({ refresh = false } = {}) {
   // One request at a time: a second press (H twice) while the first is answered is ignored,
   // so it neither sends a second request nor counts a second hint.
   if (!game || game.solved || ui.paused || ui.hintPending) return;
@@ -1149,7 +1155,7 @@ async function hintPress() {
       ui.hint = { key, data, stage: 1 };
       // Saved with the game: a reload reopens the hint at its stage without counting it again.
       game.hint = ui.hint;
-      game.hints++;
+      if (!refresh) game.hints++;
       saveGame();
     } catch (e) {
       hideHint();
