@@ -248,4 +248,22 @@ await step('marking notes complete (K) refreshes an open hint, without counting 
   assertEq((await saved()).hints, 1, 'the refresh is not another hint');
 });
 
+await step('with a dark theme, printing gives black givens and black box lines', async () => {
+  for (const [colorScheme, theme] of [['dark', null], ['light', 'dark']]) {
+    await open({ colorScheme, settings: theme ? { theme } : {} });
+    if (theme) await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    await page.emulateMedia({ media: 'print', colorScheme });
+    const [given, boxLine, bg] = await page.evaluate(() => {
+      const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+      const g = document.querySelector('.cell.given');
+      const boxed = document.querySelector('.row > .cell:nth-child(3)');
+      return [rgb(getComputedStyle(g).color), rgb(getComputedStyle(boxed).borderRightColor),
+        rgb(getComputedStyle(document.body).backgroundColor)];
+    });
+    const what = `${colorScheme} system theme${theme ? `, page theme ${theme}` : ''}`;
+    assert(contrast(given, bg) >= 15, `${what}: givens print black on white (${given} on ${bg})`);
+    assert(contrast(boxLine, bg) >= 15, `${what}: box lines print black (${boxLine})`);
+  }
+});
+
 await done();
