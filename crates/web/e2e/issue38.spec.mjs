@@ -266,4 +266,27 @@ await step('with a dark theme, printing gives black givens and black box lines',
   }
 });
 
+await step('closing a stage-3 hint takes its drawing off the board, the labels and paper', async () => {
+  await open();
+  await openHint();
+  await page.click('#hint-next');
+  await page.click('#hint-next');
+  assert(/Hint 3 of 3/.test(await stage()), `stage 3: ${await stage()}`);
+  const drawn = () => page.evaluate(() => ({
+    cells: document.querySelectorAll('.cell.hint-cell, .cell.hint-place, .cell.hint-target, .cell .preview').length,
+    labels: [...document.querySelectorAll('.cell')].filter((c) => /the hint/.test(c.getAttribute('aria-label') || '')).length,
+  }));
+  const open3 = await drawn();
+  assert(open3.cells > 0, `stage 3 draws on the board: ${JSON.stringify(open3)}`);
+  await page.click('#hint-close');
+  assertEq(JSON.stringify(await drawn()), JSON.stringify({ cells: 0, labels: 0 }), 'nothing drawn once closed');
+  await page.emulateMedia({ media: 'print' });
+  assertEq((await drawn()).cells, 0, 'nothing of the hint on paper');
+  await page.emulateMedia({ media: 'screen' });
+  await page.click('#hint');
+  await page.waitForSelector('#hint-panel:not([hidden])');
+  assert(/Hint 3 of 3/.test(await stage()), `reopened at its stage: ${await stage()}`);
+  assert((await drawn()).cells > 0, 'drawn again when reopened');
+});
+
 await done();

@@ -555,7 +555,9 @@ function render() {
   // The digit to highlight: the one picked first in digit-first mode, else the selected cell's.
   const selVal = settings.digitFirst && ui.digit ? ui.digit : vals[sel];
   const multi = ui.selection.size > 1;
-  const hint = ui.hint && ui.hint.key === positionKey() ? ui.hint : null;
+  // The hint is drawn while its panel is open: closed, it leaves nothing on the board (nor on
+  // paper, nor in the cells' labels), and reopening it draws it again at its stage.
+  const hint = ui.hint && ui.hint.key === positionKey() && !$('hint-panel').hidden ? ui.hint : null;
   const hintCells = new Set();
   const hintHouse = new Set();
   const hintPlace = new Map();
