@@ -289,4 +289,31 @@ await step('closing a stage-3 hint takes its drawing off the board, the labels a
   assert((await drawn()).cells > 0, 'drawn again when reopened');
 });
 
+await step('first mistake on shared progress judges the board and keeps the correct moves', async () => {
+  await open();
+  const puzzle = (await saved()).puzzle;
+  const solution = await solutionOf(puzzle);
+  const empty = [...puzzle].flatMap((ch, i) => (ch === '.' || ch === '0' ? [i] : []));
+  const [a, b] = empty;
+  // A shared link whose progress holds a wrong digit in `a`.
+  const entries = [...puzzle].map(() => '.');
+  entries[a] = String((Number(solution[a]) % 9) + 1);
+  await page.goto(`${url}#p=${puzzle}&e=${entries.join('')}`);
+  await page.waitForSelector('body.ready');
+  await page.waitForFunction((e) => JSON.parse(localStorage.getItem('shudu.game.v1'))?.values?.some((v) => v), entries);
+  assertEq(await valueOf(a), entries[a], 'the shared wrong digit is on the board');
+  // A correct move of the player's own.
+  await cell(b).click();
+  await page.keyboard.press(solution[b]);
+  assertEq(await valueOf(b), solution[b], 'the correct move is made');
+  await page.click('#first-mistake');
+  await page.waitForFunction(() => document.getElementById('toast').classList.contains('show')
+    && /wrong/.test(document.getElementById('toast').textContent));
+  const toastText = await page.textContent('#toast');
+  assert(!/Went back 0 moves/.test(toastText), `no "went back 0 moves": ${toastText}`);
+  assert(/position you were given has 1 wrong digit/.test(toastText), `names the shared mistake: ${toastText}`);
+  assertEq(await valueOf(b), solution[b], 'the correct move is kept');
+  assert(await cell(a).evaluate((c) => c.classList.contains('wrong')), 'the shared wrong digit is marked');
+});
+
 await done();

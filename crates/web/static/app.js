@@ -1292,15 +1292,21 @@ async function firstMistake() {
     return;
   }
   const sol = ui.solution.line;
-  const consistent = (vals) => vals.every((v, i) => !v || v === Number(sol[i]));
+  const wrongIn = (vals) => vals.flatMap((v, i) => (v && v !== Number(sol[i]) ? [i] : []));
   const vals = game.values.slice();
-  if (consistent(vals)) {
+  if (wrongIn(vals).length === 0) {
     toast('No wrong digits so far.');
     return;
   }
-  // Walk back through the moves until every digit agrees with the solution.
+  // The position before the first move: a shared or imported position may hold wrong digits
+  // already, which no walk back through the player's moves can take away. Those are shown, not
+  // undone; the walk stops at the last position with no wrong digit of the player's own.
+  const start = game.values.slice();
+  for (let j = game.history.length - 1; j >= 0; j--) for (const [i, v] of game.history[j].c) start[i] = v;
+  const inherited = new Set(wrongIn(start).map((i) => `${i}:${start[i]}`));
+  const own = (vs) => wrongIn(vs).some((i) => !inherited.has(`${i}:${vs[i]}`));
   let k = game.history.length;
-  while (k > 0 && !consistent(vals)) {
+  while (k > 0 && own(vals)) {
     k--;
     for (const [i, v] of game.history[k].c) vals[i] = v;
   }
@@ -1314,14 +1320,27 @@ async function firstMistake() {
     game.future.push(m);
   }
   afterChange();
+  // Wrong digits the position came with (still on the board): marked as Check marks them.
+  const given = wrongIn(game.values).filter((i) => inherited.has(`${i}:${game.values[i]}`));
+  const inheritedText = given.length
+    ? `The position you were given has ${given.length} wrong digit${given.length > 1 ? 's' : ''}, marked with a slash: ${given.map((i) => `${game.values[i]} in ${cellName(i)}`).join(', ')}.`
+    : '';
+  ui.wrong = new Set(given);
   if (culprit) {
     ui.selected = culprit[0];
     ui.flash = culprit[0];
     render();
     focusCell();
-    toast(`Went back ${steps} move${steps > 1 ? 's' : ''}: ${culprit[3]} in ${cellName(culprit[0])} was the first wrong digit. Redo brings the moves back.`, 6000);
+    toast(`Went back ${steps} move${steps > 1 ? 's' : ''}: ${culprit[3]} in ${cellName(culprit[0])} was the first wrong digit. Redo brings the moves back. ${inheritedText}`.trim(), 8000);
+  } else if (steps > 0) {
+    render();
+    toast(`Went back ${steps} move${steps > 1 ? 's' : ''} to the last position with no wrong digit of yours. ${inheritedText}`.trim(), 8000);
   } else {
-    toast(`Went back ${steps} move${steps > 1 ? 's' : ''} to the last position with no wrong digit.`, 6000);
+    ui.selected = given[0];
+    ui.flash = given[0];
+    render();
+    focusCell();
+    toast(`No wrong move of yours. ${inheritedText}`, 8000);
   }
 }
 
