@@ -316,4 +316,42 @@ await step('first mistake on shared progress judges the board and keeps the corr
   assert(await cell(a).evaluate((c) => c.classList.contains('wrong')), 'the shared wrong digit is marked');
 });
 
+await step('placements, conflicts and the end are said once in a live region; the header is not re-read', async () => {
+  await open();
+  const puzzle = (await saved()).puzzle;
+  const solution = await solutionOf(puzzle);
+  const empty = [...puzzle].flatMap((ch, i) => (ch === '.' || ch === '0' ? [i] : []));
+  await page.evaluate(() => {
+    window.infoChanges = 0;
+    new MutationObserver(() => { window.infoChanges++; })
+      .observe(document.getElementById('game-info'), { childList: true, characterData: true, subtree: true });
+  });
+  const live = () => page.evaluate(() => document.getElementById('live').textContent);
+  const name = (i) => `r${Math.floor(i / 9) + 1}c${(i % 9) + 1}`;
+  const i = empty[0];
+  await cell(i).click();
+  await page.keyboard.press(solution[i]);
+  await page.waitForFunction((t) => document.getElementById('live').textContent === t, `${solution[i]} in ${name(i)}.`);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  assertEq(await page.evaluate(() => window.infoChanges), 0, 'the header is not rewritten by moves');
+  assertEq(await page.getAttribute('#game-info', 'aria-live'), null, 'the header is no live region');
+  // A digit its row already holds: the conflict is said in the live region, the toast is quiet.
+  const j = empty.find((k) => k !== i && Math.floor(k / 9) === Math.floor(i / 9));
+  if (j !== undefined) {
+    await cell(j).click();
+    await page.keyboard.press(solution[i]);
+    await page.waitForFunction(() => /conflict/.test(document.getElementById('live').textContent));
+    assert(/already in this row at r/.test(await live()), `the conflict says where: ${await live()}`);
+    assertEq(await page.getAttribute('#toast', 'aria-live'), 'off', 'the toast does not say it again');
+    await page.keyboard.press('u');
+  }
+  // Every other empty cell: the last placement is said as the end of the game.
+  for (const k of empty.slice(1)) {
+    await cell(k).click();
+    await page.keyboard.press(solution[k]);
+  }
+  await page.waitForFunction(() => /^Solved/.test(document.getElementById('live').textContent));
+});
+
 await done();

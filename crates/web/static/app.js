@@ -376,13 +376,16 @@ function enterDigit(d, mode = ui.mode) {
   }
   const changes = new Map();
   for (const i of open) placement(i, d, changes);
-  if (commit(changes, 'digit') && settings.conflicts && !game.solved) {
-    const i = open.find((j) => PEERS[j].some((p) => valueAt(p) === d));
-    if (i !== undefined) {
-      const clash = PEERS[i].find((p) => valueAt(p) === d);
-      const where = row(clash) === row(i) ? 'row' : col(clash) === col(i) ? 'column' : 'box';
-      toast(`${d} is already in this ${where}.`);
-    }
+  if (!commit(changes, 'digit')) return;
+  const placed = open.length === 1 ? `${d} in ${cellName(open[0])}` : `${d} in ${open.length} cells`;
+  const i = settings.conflicts && !game.solved ? open.find((j) => PEERS[j].some((p) => valueAt(p) === d)) : undefined;
+  if (i !== undefined) {
+    const clash = PEERS[i].find((p) => valueAt(p) === d);
+    const where = row(clash) === row(i) ? 'row' : col(clash) === col(i) ? 'column' : 'box';
+    toast(`${d} is already in this ${where}.`, 3200, { quiet: true });
+    say(`${placed}: conflict, ${d} is already in this ${where} at ${cellName(clash)}.`);
+  } else if (!game.solved) {
+    say(`${placed}.`);
   }
 }
 
@@ -767,7 +770,18 @@ function renderInfo() {
   }
   if (game.practise) parts.push(`practising ${practiseName()}`);
   if (game.solved) parts.push('solved');
-  $('game-info').innerHTML = `<span class="badge band-${game.band}">${parts[0]}</span> ${parts.slice(1).join(' · ')}`;
+  // Written only when it changes: it is not a live region, and rewriting it at every render
+  // made screen readers read the header again after every key.
+  const html = `<span class="badge band-${game.band}">${parts[0]}</span> ${parts.slice(1).join(' · ')}`;
+  if ($('game-info').innerHTML !== html) $('game-info').innerHTML = html;
+}
+
+// Says `text` once to screen readers (a polite live region, not shown): placements, conflicts
+// and the end of a game. The region is emptied first, so the same words twice are said twice.
+function say(text) {
+  const live = $('live');
+  live.textContent = '';
+  requestAnimationFrame(() => { live.textContent = text; });
 }
 
 function select(i) {
@@ -861,8 +875,10 @@ function extend(dr, dc) {
 // Messages
 
 let toastTimer = null;
-function toast(text, ms = 3200) {
+function toast(text, ms = 3200, { quiet = false } = {}) {
   const el = $('toast');
+  // Quiet: shown, not read out, because the live region says it in full (a conflict).
+  el.setAttribute('aria-live', quiet ? 'off' : 'polite');
   el.textContent = text;
   el.classList.add('show');
   clearTimeout(toastTimer);
@@ -1020,6 +1036,7 @@ function checkWin() {
     [`${LABEL[game.band]} solved`, String(s.solved)],
     ['Best time', s.best != null ? formatTime(s.best) : '—'],
   ].map(([k, v]) => `<div><dt>${k}</dt><dd>${v}</dd></div>`).join('');
+  say(`Solved: ${$('win-text').textContent}`);
   $('dlg-win').showModal();
   $('win-new').focus();
 }
