@@ -354,4 +354,38 @@ await step('placements, conflicts and the end are said once in a live region; th
   await page.waitForFunction(() => /^Solved/.test(document.getElementById('live').textContent));
 });
 
+await step('forced colours keep the hint\'s houses, rings and the cell colours', async () => {
+  await open({ forcedColors: 'active' });
+  await page.emulateMedia({ forcedColors: 'active' });
+  assert(await page.evaluate(() => matchMedia('(forced-colors: active)').matches), 'forced colours are on');
+  const puzzle = (await saved()).puzzle;
+  const i = [...puzzle].findIndex((ch) => ch === '.' || ch === '0');
+  // A colour on an empty cell (C, then the colour's key).
+  await cell(i).click();
+  await page.keyboard.press('c');
+  await page.keyboard.press('1');
+  await page.keyboard.press('c');
+  const [tint, canvas] = await cell(i).locator('.tint').evaluate((t) => [getComputedStyle(t).backgroundColor,
+    getComputedStyle(document.querySelector('.board')).backgroundColor]);
+  assert(tint !== canvas && !/rgba\(0, 0, 0, 0\)|transparent/.test(tint), `the colour is drawn: ${tint} on ${canvas}`);
+  await openHint();
+  await page.click('#hint-next');
+  await page.click('#hint-next');
+  const look = await page.evaluate(() => {
+    const canvas = getComputedStyle(document.querySelector('.board')).backgroundColor;
+    const house = [...document.querySelectorAll('.cell.hint-house, .cell.hint-base, .cell.hint-cover')];
+    const rings = [...document.querySelectorAll('.cell.hint-target, .cell.hint-place')];
+    return {
+      houses: house.length,
+      tinted: house.filter((c) => getComputedStyle(c).backgroundColor !== canvas || getComputedStyle(c).backgroundImage !== 'none').length,
+      rings: rings.length,
+      ringed: rings.filter((c) => getComputedStyle(c).outlineStyle !== 'none' && parseFloat(getComputedStyle(c).outlineWidth) >= 2).length,
+    };
+  });
+  assert(look.houses > 0 && look.rings > 0, `the hint draws houses and rings: ${JSON.stringify(look)}`);
+  assertEq(look.tinted, look.houses, `every hint house is marked: ${JSON.stringify(look)}`);
+  assertEq(look.ringed, look.rings, `every target and placement is ringed: ${JSON.stringify(look)}`);
+  if (process.env.SHUDU_E2E_SHOTS) await page.screenshot({ path: `${shots}/issue38-forced-colours-hint.png` });
+});
+
 await done();
