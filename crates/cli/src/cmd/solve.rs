@@ -110,6 +110,21 @@ impl Summary {
         }
     }
 
+    /// Says on standard error how the batch went, when some puzzle was not solved uniquely.
+    pub fn report(&self) {
+        let failed = self.multiple + self.none + self.invalid;
+        if failed > 0 {
+            eprintln!(
+                "shudu: {} of {} solved uniquely; {} with no solution, {} with several, {} unreadable",
+                self.unique,
+                counted(self.unique + failed, "puzzle"),
+                self.none,
+                self.multiple,
+                self.invalid
+            );
+        }
+    }
+
     /// 2 if a record was malformed, else 1 if a puzzle lacked a unique solution, else 0.
     pub fn exit_code(&self) -> ExitCode {
         if self.invalid > 0 {
@@ -244,17 +259,6 @@ pub fn solve_all(
         out.write_all(&buf)?;
         out.flush_batch()
     })?;
-    let failed = summary.multiple + summary.none + summary.invalid;
-    if failed > 0 {
-        let total = summary.unique + failed;
-        eprintln!(
-            "shudu: {} of {} solved uniquely; {} with no solution, {} with several, {} unreadable",
-            summary.unique,
-            counted(total, "puzzle"),
-            summary.none,
-            summary.multiple,
-            summary.invalid
-        );
-    }
+    summary.report();
     Ok(summary)
 }

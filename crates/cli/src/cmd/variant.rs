@@ -106,16 +106,6 @@ pub fn solve(input: Option<&Path>, rules: &Rules, out: &mut Output, any: bool) -
         let _ = std::io::stderr().lock().write_all(problems.as_bytes());
     }
     out.write_all(buf.as_bytes())?;
-    let failed = summary.multiple + summary.none + summary.invalid;
-    if failed > 0 {
-        eprintln!(
-            "shudu: {} of {} puzzles solved uniquely; {} with no solution, {} with several, {} unreadable",
-            summary.unique,
-            summary.unique + failed,
-            summary.none,
-            summary.multiple,
-            summary.invalid
-        );
-    }
+    summary.report();
     Ok(summary)
 }

@@ -13,22 +13,7 @@ use thiserror::Error;
 use super::puzzle::VariantPuzzle;
 use super::rules::{Cage, Rules};
 use super::solve::{count_solutions, random_solution};
-
-/// The symmetry of the givens' pattern.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum VariantSymmetry {
-    /// No constraint.
-    #[default]
-    None,
-    /// Half-turn rotation about the centre.
-    Rot180,
-    /// Quarter-turn rotation.
-    Rot90,
-    /// Mirror across the horizontal middle line.
-    MirrorH,
-    /// Mirror across the vertical middle line.
-    MirrorV,
-}
+use crate::generate::Symmetry;
 
 /// What to make.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,8 +21,8 @@ pub struct VariantConfig {
     /// Givens wanted: at least `givens.0`, at most `givens.1` (a dig stops at the lower end; a
     /// puzzle left above the upper end is dropped). `(0, cells)` digs as far as it goes.
     pub givens: (usize, usize),
-    /// The symmetry of the givens.
-    pub symmetry: VariantSymmetry,
+    /// The symmetry of the givens (any of the classic generator's, on any size).
+    pub symmetry: Symmetry,
     /// No given can be removed without losing uniqueness (checked cell by cell).
     pub minimal: bool,
     /// Killer: cover the grid with cages of at most this many cells (2 or more) and sums, then
@@ -50,7 +35,7 @@ impl VariantConfig {
     pub fn new(rules: &Rules) -> VariantConfig {
         VariantConfig {
             givens: (0, rules.cells()),
-            symmetry: VariantSymmetry::None,
+            symmetry: Symmetry::None,
             minimal: false,
             killer: None,
         }
@@ -74,36 +59,51 @@ pub enum VariantGenerateError {
     Impossible(String),
 }
 
-/// Orbits of the cells of an `n`×`n` grid under a symmetry.
-fn orbits(n: usize, symmetry: VariantSymmetry) -> Vec<Vec<usize>> {
-    let image = |c: usize| -> Vec<usize> {
-        let (r, col) = (c / n, c % n);
-        let mut out = vec![c];
-        match symmetry {
-            VariantSymmetry::None => {}
-            VariantSymmetry::Rot180 => out.push((n - 1 - r) * n + (n - 1 - col)),
-            VariantSymmetry::Rot90 => {
-                out.push(col * n + (n - 1 - r));
-                out.push((n - 1 - r) * n + (n - 1 - col));
-                out.push((n - 1 - col) * n + r);
-            }
-            VariantSymmetry::MirrorH => out.push((n - 1 - r) * n + col),
-            VariantSymmetry::MirrorV => out.push(r * n + (n - 1 - col)),
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
+/// Orbits of the cells of an `n`×`n` grid under a symmetry: the closure of each cell under the
+/// symmetry's generating maps, written for any `n` (the classic generator's are for 9×9).
+fn orbits(n: usize, symmetry: Symmetry) -> Vec<Vec<usize>> {
+    let m = n - 1;
+    let rot180 = move |r: usize, c: usize| (m - r, m - c);
+    let rot90 = move |r: usize, c: usize| (c, m - r);
+    let mirror_h = move |r: usize, c: usize| (m - r, c);
+    let mirror_v = move |r: usize, c: usize| (r, m - c);
+    let diagonal = move |r: usize, c: usize| (c, r);
+    let anti = move |r: usize, c: usize| (m - c, m - r);
+    let maps: Vec<&dyn Fn(usize, usize) -> (usize, usize)> = match symmetry {
+        Symmetry::None => vec![],
+        Symmetry::Rot180 => vec![&rot180],
+        Symmetry::Rot90 => vec![&rot90],
+        Symmetry::MirrorH => vec![&mirror_h],
+        Symmetry::MirrorV => vec![&mirror_v],
+        Symmetry::MirrorBoth => vec![&mirror_h, &mirror_v],
+        Symmetry::Diagonal => vec![&diagonal],
+        Symmetry::AntiDiagonal => vec![&anti],
+        Symmetry::BothDiagonals => vec![&diagonal, &anti],
+        Symmetry::Dihedral => vec![&rot90, &diagonal],
     };
     let mut seen = vec![false; n * n];
     let mut out = Vec::new();
     for c in 0..n * n {
-        if !seen[c] {
-            let o = image(c);
-            for &x in &o {
-                seen[x] = true;
-            }
-            out.push(o);
+        if seen[c] {
+            continue;
         }
+        seen[c] = true;
+        let mut orbit = vec![c];
+        let mut k = 0;
+        while k < orbit.len() {
+            let (r, col) = (orbit[k] / n, orbit[k] % n);
+            for f in &maps {
+                let (r2, c2) = f(r, col);
+                let x = r2 * n + c2;
+                if !seen[x] {
+                    seen[x] = true;
+                    orbit.push(x);
+                }
+            }
+            k += 1;
+        }
+        orbit.sort_unstable();
+        out.push(orbit);
     }
     out
 }
