@@ -107,6 +107,7 @@ pub mod needs;
 pub mod pack;
 pub mod rated;
 pub mod solver;
+pub mod time;
 pub mod variant;
 
 pub use bitset::{Cell, CellSet, Digit, DigitSet, House};

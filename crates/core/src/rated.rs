@@ -46,7 +46,7 @@
 //! that runs to the end keeps the same tallies as [`rate`], so the found puzzle is not rated
 //! twice.
 
-use std::time::{Duration, Instant};
+use crate::time::{Duration, Instant};
 
 use rand::RngCore;
 

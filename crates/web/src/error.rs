@@ -56,6 +56,16 @@ impl std::fmt::Display for AppError {
 
 impl std::error::Error for AppError {}
 
+impl From<shudu_game::GameError> for AppError {
+    fn from(e: shudu_game::GameError) -> AppError {
+        match e {
+            shudu_game::GameError::BadRequest(m) => AppError::BadRequest(m),
+            shudu_game::GameError::Unavailable(m) => AppError::Unavailable(m),
+            shudu_game::GameError::Internal(m) => AppError::Internal(m),
+        }
+    }
+}
+
 impl From<shudu_core::ParseError> for AppError {
     fn from(e: shudu_core::ParseError) -> AppError {
         AppError::BadRequest(e.to_string())

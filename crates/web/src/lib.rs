@@ -85,10 +85,9 @@
 //!
 //! # Modules
 //! - [`error`]: [`AppError`], the error answer.
-//! - `api`: the handlers and their JSON shapes.
+//! - `api`: the handlers; their JSON shapes and the work behind them are `shudu-game`'s.
 //! - `pool`: the background pool of graded puzzles per band.
 //! - `assets`: the embedded page (`static/`).
-//! - `engine`: the calls into the core's generator and grader.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -102,7 +101,7 @@ use axum::{Json, Router};
 mod api;
 mod assets;
 pub mod bank;
-mod engine;
+use shudu_game::engine;
 pub mod error;
 mod pool;
 mod serve;

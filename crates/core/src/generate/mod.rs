@@ -29,11 +29,11 @@
 //! under an optional time budget. The algorithms, their proofs and measurements are in
 //! `docs/generate.md`.
 
+use crate::time::{Duration, Instant};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use rand::RngCore;
 use rayon::prelude::*;

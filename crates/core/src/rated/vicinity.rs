@@ -53,8 +53,8 @@
 //! better. Every new neighbour past the gate is rated once (per equivalence class) with
 //! [`rate_until`] under the deadline.
 
+use crate::time::Instant;
 use std::collections::HashSet;
-use std::time::Instant;
 
 use rand::RngCore;
 

@@ -3,7 +3,7 @@
 //! by merging while it stays unique, and random jigsaw layouts. Every search has a deadline and
 //! says when it found nothing.
 
-use std::time::Instant;
+use crate::time::Instant;
 
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};

@@ -2,7 +2,7 @@
 //! by naked and hidden singles over every house and by the sums each killer cage can still
 //! make, and a depth-first search on the cell with the fewest candidates.
 
-use std::time::Instant;
+use crate::time::Instant;
 
 use rand::seq::SliceRandom;
 use rand::Rng;

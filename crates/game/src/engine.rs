@@ -1,5 +1,5 @@
-//! The one place the web crate calls the core's generator and grader, so that the handlers and
-//! the pool speak only of puzzles, bands and steps.
+//! The one place the game calls the core's generator and grader, so that the requests and the
+//! server's pool speak only of puzzles, bands and steps.
 
 use shudu_core::generate::GenerateConfig;
 use shudu_core::grids::Rng;
@@ -29,7 +29,7 @@ pub fn generate(
         band,
     );
     while !stop() {
-        let slice = std::time::Instant::now() + std::time::Duration::from_millis(200);
+        let slice = shudu_core::time::Instant::now() + shudu_core::time::Duration::from_millis(200);
         if let Some((g, summary)) = generate_rated(&config, rng, Some(slice)) {
             return Some((g.puzzle, summary.er, summary.hardest));
         }
@@ -47,7 +47,6 @@ pub fn class_key(p: &Puzzle) -> u64 {
 /// The puzzle's rating (Sudoku Explainer's ER), its band, and the technique of the path's
 /// hardest step (the first one rated ER): what the puzzle needs, which the game shows beside its
 /// rating.
-#[cfg(test)]
 pub fn grade_with_hardest(p: &Puzzle) -> (Rating, Band, &'static str) {
     let g = logic::rate(p);
     (g.er, g.band, g.hardest)
@@ -151,7 +150,7 @@ pub fn generate_needing(
     stop: &dyn Fn() -> bool,
 ) -> Option<(Puzzle, Rating, Band, &'static str)> {
     while !stop() {
-        let slice = std::time::Instant::now() + std::time::Duration::from_millis(200);
+        let slice = shudu_core::time::Instant::now() + shudu_core::time::Duration::from_millis(200);
         if let Some((g, summary)) = generate_rated(config, rng, Some(slice)) {
             if practise.is_none_or(|t| hardest_is(t, summary.hardest, summary.er)) {
                 return Some((g.puzzle, summary.er, summary.band, summary.hardest));
