@@ -11,6 +11,7 @@ use shudu_core::solver::{solve_unique, Solutions};
 use shudu_core::{Cell, Digit, DigitSet, Grid, House, Puzzle};
 
 pub mod engine;
+pub mod explain;
 
 use engine::{Band, Symmetry};
 
@@ -582,6 +583,46 @@ impl Order {
             key: format!("{:016x}", engine::class_key(&puzzle)),
             source: "fresh",
         })
+    }
+}
+
+/// A puzzle of the request's band and symmetry made now, never one of a class in `seen` (the
+/// server deals from its pool instead; this is the game without a server). Searched until
+/// found or until `stop()` says so; `budget` names the budget in the message then.
+///
+/// # Errors
+/// `BadRequest` for an unknown band or symmetry; `Unavailable` when `stop()` ended the search.
+pub fn deal(
+    q: &PuzzleRequest,
+    seen: &HashSet<u64>,
+    rng: &mut shudu_core::grids::Rng,
+    stop: &dyn Fn() -> bool,
+    budget: &str,
+) -> Result<PuzzleInfo, GameError> {
+    let (band, symmetry) = band_and_symmetry(q)?;
+    loop {
+        let (puzzle, rating, hardest) =
+            engine::generate(band, symmetry, rng, stop).ok_or_else(|| {
+                GameError::Unavailable(format!(
+                    "no {} puzzle was found within {budget}",
+                    band.name()
+                ))
+            })?;
+        let key = engine::class_key(&puzzle);
+        if seen.contains(&key) {
+            continue;
+        }
+        return Ok(PuzzleInfo {
+            puzzle: puzzle.to_line(),
+            band: band.name(),
+            rating: rating.to_string(),
+            givens: puzzle.givens(),
+            symmetry: Some(symmetry.name()),
+            hardest,
+            needs: Vec::new(),
+            key: format!("{key:016x}"),
+            source: "fresh",
+        });
     }
 }
 

@@ -11,6 +11,7 @@ use shudu_core::format::{Marks, Reader};
 use shudu_core::logic::{grade_marked, next_hint, rate_marked, Board, Grade, Step, Summary};
 use shudu_core::solver::{solve_unique, solve_unique_marked, Solutions};
 use shudu_core::{Cell, Digit, DigitSet, Puzzle};
+use shudu_game::explain::{describe_effect, hint_path, step_sentence};
 
 use crate::exit;
 use crate::io::{self, Output};
@@ -279,48 +280,6 @@ pub enum ExplainFormat {
     Json,
 }
 
-/// A placement or an elimination in `explain --format json`.
-#[derive(serde::Serialize)]
-struct CellDigit {
-    cell: String,
-    digit: u8,
-}
-
-/// A step in `explain --format json`.
-#[derive(serde::Serialize)]
-struct StepRecord {
-    technique: &'static str,
-    rating: f64,
-    cells: Vec<String>,
-    houses: Vec<String>,
-    placements: Vec<CellDigit>,
-    eliminations: Vec<CellDigit>,
-    /// The step as one line: `Hidden Single: ... => place r3c4=7`.
-    text: String,
-}
-
-/// The object `explain --format json` prints.
-#[derive(serde::Serialize)]
-struct TraceRecord {
-    puzzle: String,
-    solution: String,
-    givens: usize,
-    er: f64,
-    ep: f64,
-    ed: f64,
-    band: &'static str,
-    hardest: &'static str,
-    steps: Vec<StepRecord>,
-}
-
-/// The step's sentence without the technique's name it may open with (the line shows it).
-fn step_sentence(step: &Step) -> &str {
-    step.text
-        .strip_prefix(step.technique)
-        .and_then(|rest| rest.strip_prefix(": "))
-        .unwrap_or(&step.text)
-}
-
 /// Prints the path as one JSON object (`--format json`).
 fn explain_json(
     puzzle: &Puzzle,
@@ -328,48 +287,7 @@ fn explain_json(
     g: &Grade,
     steps: &[Step],
 ) -> Result<ExitCode> {
-    let Solutions::Unique(solution) = solve_unique_marked(puzzle, marks) else {
-        bail!("the puzzle has not exactly one solution");
-    };
-    let pairs = |v: &[(Cell, Digit)]| -> Vec<CellDigit> {
-        v.iter()
-            .map(|(c, d)| CellDigit {
-                cell: c.to_string(),
-                digit: d.get(),
-            })
-            .collect()
-    };
-    let record = TraceRecord {
-        puzzle: puzzle.to_line(),
-        solution: solution.to_line(),
-        givens: puzzle.as_bytes().iter().filter(|&&v| v != 0).count(),
-        er: f64::from(g.er.0) / 10.0,
-        ep: f64::from(g.ep.0) / 10.0,
-        ed: f64::from(g.ed.0) / 10.0,
-        band: g.band.name(),
-        hardest: g
-            .steps
-            .iter()
-            .find(|s| s.rating == g.er)
-            .map_or("", |s| s.technique),
-        steps: steps
-            .iter()
-            .map(|s| StepRecord {
-                technique: s.technique,
-                rating: f64::from(s.rating.0) / 10.0,
-                cells: s.cells.iter().map(|c| c.to_string()).collect(),
-                houses: s.houses.iter().map(|h| h.to_string()).collect(),
-                placements: pairs(&s.placements),
-                eliminations: pairs(&s.eliminations),
-                text: format!(
-                    "{}: {} => {}",
-                    s.technique,
-                    step_sentence(s),
-                    describe_effect(s)
-                ),
-            })
-            .collect(),
-    };
+    let record = shudu_game::explain::trace(puzzle, marks, g, steps)?;
     let mut out = Output::create(None)?;
     out.write_all(serde_json::to_string(&record)?.as_bytes())?;
     out.write_all(b"\n")?;
@@ -413,28 +331,6 @@ fn draw_board(board: &Board, out: &mut String) {
         }
     }
     out.push_str(rule);
-}
-
-/// Describes a step's effect: what it places and what it removes.
-fn describe_effect(step: &Step) -> String {
-    let mut parts = Vec::new();
-    if !step.placements.is_empty() {
-        let p: Vec<String> = step
-            .placements
-            .iter()
-            .map(|(c, d)| format!("{c}={d}"))
-            .collect();
-        parts.push(format!("place {}", p.join(", ")));
-    }
-    if !step.eliminations.is_empty() {
-        let e: Vec<String> = step
-            .eliminations
-            .iter()
-            .map(|(c, d)| format!("{c}<>{d}"))
-            .collect();
-        parts.push(format!("remove {}", e.join(", ")));
-    }
-    parts.join("; ")
 }
 
 /// Runs `shudu explain`.
@@ -515,21 +411,6 @@ pub fn run_explain(args: &ExplainArgs) -> Result<ExitCode> {
     out.write_all(text.as_bytes())?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The steps [`next_hint`] gives from the start until the grid is full or no step applies.
-fn hint_path(puzzle: &Puzzle, marks: Option<&Marks>) -> Vec<Step> {
-    let mut board = Board::from_position(puzzle, puzzle, marks);
-    let mut steps = Vec::new();
-    // Every step places a digit or removes a candidate: at most 810 steps.
-    while let Some(step) = next_hint(&board) {
-        board.apply(&step);
-        steps.push(step);
-        if steps.len() > 810 {
-            break;
-        }
-    }
-    steps
 }
 
 /// Arguments of `shudu hint`.
