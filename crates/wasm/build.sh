@@ -17,7 +17,7 @@ if [ "$have" != "$version" ]; then
     exit 1
 fi
 cd "$root"
-# SIMD128 where it pays: see docs/wasm.md ("What was tried") for why the build is scalar.
+# SIMD128 where it pays: docs/wasm.md, "What was tried and dropped", says why the build is scalar.
 cargo build --quiet --profile wasm --target wasm32-unknown-unknown -p shudu-wasm
 rm -rf "$out"
 mkdir -p "$out"

@@ -11,7 +11,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const quick = process.argv.includes('--quick');
@@ -20,7 +21,7 @@ if (args.length < 2) {
   process.exit(2);
 }
 const [pkgDir, dataDir, peersDir] = args;
-const shudu = await import(pathToFileURL(join(resolve(pkgDir), 'index.js')).href);
+const shudu = isMainThread ? await import(pathToFileURL(join(resolve(pkgDir), 'index.js')).href) : null;
 
 function lines(name, limit) {
   const text = readFileSync(join(dataDir, name), 'utf8');
@@ -59,10 +60,11 @@ const toBoard = (line, zeroBased) =>
 const fromBoard = (board, zeroBased) =>
   board.map((v) => (v === null || v === undefined ? '.' : String(v + (zeroBased ? 1 : 0)))).join('');
 
-// The peers: each an object with what it offers.
-const peers = {};
-if (peersDir) {
-  const req = createRequire(join(resolve(peersDir), 'package.json'));
+// The peers, loaded from PEERS_DIR: each an object with what it offers.
+function loadPeers(dir) {
+  const peers = {};
+  if (!dir) return peers;
+  const req = createRequire(join(resolve(dir), 'package.json'));
   const load = (name) => {
     try {
       return req(name);
@@ -76,7 +78,6 @@ if (peersDir) {
       version: req('sudoku/package.json').version,
       // solvepuzzle solves; the package has no uniqueness check.
       solve: (p) => dachev.solvepuzzle(toBoard(p, true)),
-      unique: null,
       generate: { any: () => fromBoard(dachev.makepuzzle(), true) },
     };
   }
@@ -84,6 +85,7 @@ if (peersDir) {
   if (core) {
     peers['sudoku-core'] = {
       version: req('sudoku-core/package.json').version,
+      // analyze tells uniqueness; solve is its human-style solver.
       solve: (p) => {
         const b = toBoard(p, false);
         return [core.analyze(b).hasUniqueSolution, core.solve(b)];
@@ -103,22 +105,68 @@ if (peersDir) {
       ),
     };
   }
+  return peers;
 }
 
+// A peer's work runs in a worker thread, so that a call that never returns (sudoku-core on a
+// 17-clue puzzle) is cut off at the budget: the figure is then what it did in that time.
+if (!isMainThread) {
+  const { task, peer, dir, puzzles, level, seconds } = workerData;
+  const p = loadPeers(dir)[peer];
+  const t = performance.now();
+  if (task === 'solve') {
+    for (const q of puzzles) {
+      p.solve(q);
+      parentPort.postMessage({ done: 1, ms: performance.now() - t });
+    }
+  } else {
+    while (performance.now() - t < seconds * 1000) {
+      const q = p.generate[level]();
+      parentPort.postMessage({ puzzle: q, ms: performance.now() - t });
+    }
+  }
+  parentPort.postMessage({ end: true, ms: performance.now() - t });
+  process.exit(0);
+}
+
+function bounded(data, seconds) {
+  return new Promise((done) => {
+    const w = new Worker(fileURLToPath(import.meta.url), { workerData: data, argv: process.argv.slice(2) });
+    const r = { done: 0, puzzles: [], ms: 0, finished: false };
+    const timer = setTimeout(() => {
+      w.terminate();
+    }, seconds * 1000);
+    w.on('message', (m) => {
+      if (m.done) r.done += 1;
+      if (m.puzzle) r.puzzles.push(m.puzzle);
+      r.ms = m.ms;
+      if (m.end) r.finished = true;
+    });
+    w.on('exit', () => {
+      clearTimeout(timer);
+      if (!r.finished) r.ms = seconds * 1000;
+      done(r);
+    });
+  });
+}
+
+const peers = loadPeers(peersDir);
 const sets = {
   '17-clue': lines('puzzles2_17_clue', quick ? 2000 : 49158),
   top1465: lines('puzzles3_magictour_top1465', 1465),
 };
 const result = { node: process.version, shudu: shudu.version, quick, solve: {}, generate: {}, peers: {} };
+// A peer's budget for each measurement, in seconds.
+const budget = quick ? 5 : 60;
 
 for (const [name, set] of Object.entries(sets)) {
   // Solve + uniqueness: count to 2, and the solution.
   const row = { puzzles: set.length, shudu: perPuzzle(set, (p) => shudu.solve(p)) };
   for (const [peer, p] of Object.entries(peers)) {
     if (!p.solve) continue;
-    // The slow peers get a sample of the set (the first puzzles), said in the figure.
-    const sample = set.slice(0, quick ? 50 : 500);
-    row[peer] = { usPerPuzzle: perPuzzle(sample, p.solve, 1), sample: sample.length };
+    // The peers take the set's first puzzles until their budget runs out.
+    const r = await bounded({ task: 'solve', peer, dir: peersDir, puzzles: set.slice(0, 2000) }, budget);
+    row[peer] = { usPerPuzzle: r.done ? (r.ms * 1000) / r.done : null, solved: r.done, finished: r.finished, seconds: r.ms / 1000 };
   }
   result.solve[name] = row;
 }
@@ -128,25 +176,42 @@ let seed = 1;
 for (const band of bands) {
   const seconds = quick ? 1 : band === 'extreme' ? 20 : 5;
   const r = rate(() => shudu.generate({ band, seed: seed++ }), seconds, quick ? 1 : 3);
-  result.generate[band] = { perSecond: r.perSecond, puzzles: r.made.length };
+  const classes = new Set(r.made.map((g) => shudu.canonical(g.puzzle).form));
+  const inBand = r.made.filter((g) => g.band === band && shudu.count(g.puzzle, 2) === 1).length;
+  result.generate[band] = { perSecond: r.perSecond, puzzles: r.made.length, classes: classes.size, inBand };
 }
 
 for (const [peer, p] of Object.entries(peers)) {
   const row = { version: p.version, generate: {} };
-  for (const [level, make] of Object.entries(p.generate)) {
-    const r = rate(make, quick ? 1 : 5, quick ? 3 : 20);
+  for (const level of Object.keys(p.generate)) {
+    const seconds = quick ? 2 : 10;
+    const r = await bounded({ task: 'generate', peer, dir: peersDir, level, seconds }, seconds + budget);
     let unique = 0;
     const ratings = [];
-    for (const puzzle of r.made) {
-      if (shudu.count(puzzle, 2) === 1) {
-        unique++;
-        ratings.push(shudu.rate(puzzle).er);
-      }
+    const classes = new Set();
+    const byBand = {};
+    // At most 2,000 of a fast peer's puzzles are checked (uniqueness, rating, class).
+    for (const puzzle of r.puzzles.slice(0, 2000)) {
+      if (shudu.count(puzzle, 2) !== 1) continue;
+      unique++;
+      const g = shudu.rate(puzzle);
+      ratings.push(g.er);
+      // Equivalent puzzles (relabelled, rotated, rows swapped ...) are one class: a new
+      // puzzle is a new class.
+      const form = shudu.canonical(puzzle).form;
+      if (!classes.has(form)) byBand[g.band] = (byBand[g.band] ?? 0) + 1;
+      classes.add(form);
     }
+    const checked = Math.min(r.puzzles.length, 2000);
+    const spent = (r.ms / 1000) * (checked / Math.max(1, r.puzzles.length));
     row.generate[level] = {
-      perSecond: r.perSecond,
-      puzzles: r.made.length,
+      perSecond: r.puzzles.length / (r.ms / 1000),
+      puzzles: r.puzzles.length,
+      checked,
       unique,
+      classes: classes.size,
+      // New unique puzzles of each band a second: the peer's time over the puzzles checked.
+      newPerSecondByBand: Object.fromEntries(Object.entries(byBand).map(([b, n]) => [b, n / spent])),
       medianEr: ratings.length ? median(ratings) : null,
       maxEr: ratings.length ? Math.max(...ratings) : null,
     };
