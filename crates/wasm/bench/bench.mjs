@@ -186,31 +186,30 @@ for (const [peer, p] of Object.entries(peers)) {
   for (const level of Object.keys(p.generate)) {
     const seconds = quick ? 2 : 10;
     const r = await bounded({ task: 'generate', peer, dir: peersDir, level, seconds }, seconds + budget);
+    // Every puzzle's class first (cheap): equivalent puzzles (relabelled, rotated, rows swapped
+    // ...) are one class, and only a new class is checked for uniqueness and rated.
     let unique = 0;
     const ratings = [];
     const classes = new Set();
     const byBand = {};
-    // At most 2,000 of a fast peer's puzzles are checked (uniqueness, rating, class).
-    for (const puzzle of r.puzzles.slice(0, 2000)) {
+    for (const puzzle of r.puzzles) {
+      const form = shudu.canonical(puzzle).form;
+      if (classes.has(form)) continue;
+      classes.add(form);
       if (shudu.count(puzzle, 2) !== 1) continue;
       unique++;
       const g = shudu.rate(puzzle);
       ratings.push(g.er);
-      // Equivalent puzzles (relabelled, rotated, rows swapped ...) are one class: a new
-      // puzzle is a new class.
-      const form = shudu.canonical(puzzle).form;
-      if (!classes.has(form)) byBand[g.band] = (byBand[g.band] ?? 0) + 1;
-      classes.add(form);
+      byBand[g.band] = (byBand[g.band] ?? 0) + 1;
     }
-    const checked = Math.min(r.puzzles.length, 2000);
-    const spent = (r.ms / 1000) * (checked / Math.max(1, r.puzzles.length));
+    const spent = r.ms / 1000;
     row.generate[level] = {
       perSecond: r.puzzles.length / (r.ms / 1000),
       puzzles: r.puzzles.length,
-      checked,
-      unique,
       classes: classes.size,
-      // New unique puzzles of each band a second: the peer's time over the puzzles checked.
+      // Classes with one solution: the puzzles that are new and unique.
+      unique,
+      // New unique puzzles of each band a second, over the peer's whole run.
       newPerSecondByBand: Object.fromEntries(Object.entries(byBand).map(([b, n]) => [b, n / spent])),
       medianEr: ratings.length ? median(ratings) : null,
       maxEr: ratings.length ? Math.max(...ratings) : null,

@@ -3,9 +3,14 @@
 //! tests (`npm/test/`), comparing with the CLI's answers (the `shudu` binary the workspace
 //! built) and solving the sets of `../shared/data` when they are there.
 //!
+//! Then the offline game: `shudu play --export` writes the page with this package into
+//! `target/npm-test/site`, and `crates/web/e2e/offline.spec.mjs` plays it in headless Chromium
+//! with the network off (a new game of every band, hints, a check).
+//!
 //! Needs the `wasm32-unknown-unknown` target, `wasm-bindgen` (the version Cargo.toml pins),
-//! `node` and `npm`. When one is missing the test prints a notice and passes, unless `CI` is
-//! set: then it fails, because CI must run it (`.ci/run` installs them).
+//! `node` and `npm`; the offline game also Chromium and `npm ci --prefix crates/web/e2e`. When
+//! one is missing the test prints a notice and passes, unless `CI` is set: then it fails,
+//! because CI must run it (`.ci/run` installs them).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -101,4 +106,54 @@ fn the_npm_package_builds_and_passes_its_node_tests() {
     if std::env::var_os("CI").is_some() {
         assert!(report.contains("# skipped 0"), "{report}");
     }
+
+    offline_game(&root, &out, &bin);
+}
+
+/// The exported game in Chromium, offline.
+fn offline_game(root: &Path, package: &Path, bin: &Path) {
+    let e2e = root.join("crates/web/e2e");
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    let missing = if !bin.exists() {
+        Some("the shudu binary (cargo build -p shudu)")
+    } else if !chromium.exists() {
+        Some("chromium")
+    } else if !e2e.join("node_modules/playwright-core").exists() {
+        Some("playwright-core (npm ci --prefix crates/web/e2e)")
+    } else {
+        None
+    };
+    if let Some(what) = missing {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must play the offline game, but {what} is missing"
+        );
+        eprintln!("notice: the offline game was not played: {what} is missing");
+        return;
+    }
+    let site = root.join("target/npm-test/site");
+    let status = Command::new(bin)
+        .args(["play", "--export"])
+        .arg(&site)
+        .arg("--engine")
+        .arg(package)
+        .status()
+        .expect("shudu runs");
+    assert!(status.success(), "shudu play --export failed");
+    let output = Command::new("node")
+        .arg(e2e.join("offline.spec.mjs"))
+        .arg(&site)
+        .env("CHROMIUM", &chromium)
+        .output()
+        .expect("node runs");
+    let report = String::from_utf8_lossy(&output.stdout);
+    eprintln!("{report}");
+    assert!(
+        output.status.success(),
+        "offline.spec.mjs failed:\n{report}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(report.contains("3 passed, 0 failed"), "{report}");
 }

@@ -88,6 +88,7 @@
 //! - `api`: the handlers; their JSON shapes and the work behind them are `shudu-game`'s.
 //! - `pool`: the background pool of graded puzzles per band.
 //! - `assets`: the embedded page (`static/`).
+//! - [`export`]: the page as a static folder that plays without a server (`shudu play --export`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -103,6 +104,7 @@ mod assets;
 pub mod bank;
 use shudu_game::engine;
 pub mod error;
+pub mod export;
 mod pool;
 mod serve;
 

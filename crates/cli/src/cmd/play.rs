@@ -17,6 +17,14 @@ pub struct PlayArgs {
     /// Open the game in the default web browser.
     #[arg(long)]
     pub open: bool,
+    /// Instead of serving, write the game into DIR as a static site that needs no server: the
+    /// engine runs in the page (WebAssembly, in a Web Worker) and a service worker keeps it for
+    /// offline play. Needs --engine.
+    #[arg(long, value_name = "DIR", requires = "engine", conflicts_with_all = ["open"])]
+    pub export: Option<std::path::PathBuf>,
+    /// The npm package that crates/wasm/build.sh builds (target/npm/shudu), for --export.
+    #[arg(long, value_name = "DIR", requires = "export")]
+    pub engine: Option<std::path::PathBuf>,
 }
 
 /// Binds, prints the URL, and serves until interrupted (Ctrl+C).
@@ -24,6 +32,15 @@ pub struct PlayArgs {
 /// # Errors
 /// If the address does not parse, the port is taken, or the runtime cannot start.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    if let (Some(dir), Some(engine)) = (&args.export, &args.engine) {
+        let files = shudu_web::export::export(dir, engine)?;
+        outln!(
+            "shudu play: wrote the offline game ({} files) to {}; serve it with any static server",
+            files.len(),
+            dir.display()
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("shudu-play")
