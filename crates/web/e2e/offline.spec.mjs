@@ -86,6 +86,12 @@ await step('the exported page deals a game from its own engine, and a service wo
   await page.reload();
   await page.waitForSelector('body.ready');
   assert(await page.evaluate(() => !!navigator.serviceWorker.controller), 'the reloaded page is not controlled');
+  // Installable: Chromium's own check (manifest, icon, service worker) finds nothing missing.
+  const cdp = await context.newCDPSession(page);
+  // (A test's browser context is incognito, which Chromium lists too: not the page's doing.)
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  const errors = installabilityErrors.filter((e) => e.errorId !== 'in-incognito');
+  assert(errors.length === 0, `not installable: ${JSON.stringify(errors)}`);
   assert(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
 });
 
