@@ -388,4 +388,60 @@ await step('forced colours keep the hint\'s houses, rings and the cell colours',
   if (process.env.SHUDU_E2E_SHOTS) await page.screenshot({ path: `${shots}/issue38-forced-colours-hint.png` });
 });
 
+await step('phones and desktops: an open hint covers no control, targets are 44 px, badges clear, marks legible, landscape fits', async () => {
+  const views = [
+    ['phone portrait', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+    ['phone landscape', { viewport: { width: 844, height: 390 }, isMobile: true, hasTouch: true }],
+    ['desktop', { viewport: { width: 1280, height: 800 } }],
+  ];
+  for (const [name, ctx] of views) {
+    await open(ctx);
+    const controls = '.key, .tool, #band, #practise, #new-game';
+    const underHint = `${controls}, .board-wrap`;
+    if (name === 'phone landscape') {
+      const extra = await page.evaluate(() => document.scrollingElement.scrollHeight - innerHeight);
+      assert(extra <= 0, `${name}: the page scrolls ${extra} px`);
+    }
+    // Every control a finger can hit is at least 44 px each way.
+    const small = await page.locator(controls).evaluateAll((els) => els.filter((e) => e.offsetParent)
+      .map((e) => [e.id || e.textContent.trim().slice(0, 10), e.getBoundingClientRect()])
+      .filter(([, r]) => r.width < 43.5 || r.height < 43.5).map(([n, r]) => `${n} ${Math.round(r.width)}x${Math.round(r.height)}`));
+    assertEq(small, [], `${name}: controls under 44 px`);
+    // A key's count badge sits clear of its digit.
+    const onDigit = await page.locator('.key').evaluateAll((keys) => keys.filter((k) => {
+      const [b, d] = [k.querySelector('.key-left'), k.querySelector('.key-digit')].map((e) => e?.getBoundingClientRect());
+      return b && d && b.width > 0 && b.left < d.right && d.left < b.right && b.top < d.bottom && d.top < b.bottom;
+    }).length);
+    assertEq(onDigit, 0, `${name}: keys whose badge covers the digit`);
+    // Pencil marks of at least 12 px on a phone.
+    if (name !== 'desktop') {
+      await page.click('#fill-marks');
+      const px = await page.locator('.marks .m').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+      assert(px >= 12, `${name}: pencil marks are ${px} px`);
+    }
+    // Cells stay square and inside the board, marks and all.
+    const cells = await page.locator('.cell').evaluateAll((els) => {
+      const board = document.querySelector('.board-wrap').getBoundingClientRect();
+      return els.filter((e) => {
+        const r = e.getBoundingClientRect();
+        return Math.abs(r.width - r.height) > 1.5 || r.bottom > board.bottom + 0.5 || r.right > board.right + 0.5;
+      }).length;
+    });
+    assertEq(cells, 0, `${name}: cells out of shape or out of the board`);
+    // An open hint, at every stage, covers no control and no cell.
+    await openHint();
+    for (let s = 1; s <= 3; s++) {
+      if (s > 1) await page.click('#hint-next');
+      const hint = await box('#hint-panel');
+      const covered = await page.locator(underHint).evaluateAll((els, h) => els.filter((e) => e.offsetParent).filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.left < h.x + h.width && h.x < r.right && r.top < h.y + h.height && h.y < r.bottom;
+      }).map((e) => e.id || e.className || e.textContent.trim().slice(0, 10)), hint);
+      assertEq(covered, [], `${name}, hint stage ${s}: controls under the hint`);
+    }
+    if (process.env.SHUDU_E2E_SHOTS) await page.screenshot({ path: `${shots}/issue38-${name.replace(' ', '-')}-hint.png` });
+    await page.context().close();
+  }
+});
+
 await done();
