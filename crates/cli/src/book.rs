@@ -9,7 +9,7 @@
 //! Answer pages (the solutions, nine a page, the givens in black and the rest in grey) follow
 //! the puzzles.
 //!
-//! The game's print page (`crates/web/static/app.js`, `printPages`) draws the same layout in
+//! The game's print page (`crates/web/static/print.js`, `printPages`) draws the same layout in
 //! the browser, with the same constants and font: change both together (the side-by-side test
 //! is `print_page_of_the_game_looks_like_the_pdf` in `crates/cli/tests/print.rs`).
 //!
@@ -715,8 +715,8 @@ mod tests {
 
     #[test]
     fn the_game_print_page_draws_with_these_numbers() {
-        // `printPages` in the game's app.js ports this layout; its numbers must be these.
-        let js = include_str!("../../web/static/app.js");
+        // `printPages` in the game's print.js ports this layout; its numbers must be these.
+        let js = include_str!("../../web/static/print.js");
         let (a4, letter) = (Paper::A4.size(), Paper::Letter.size());
         let hex = |g: u8| format!("'#{g:02x}{g:02x}{g:02x}'");
         for needle in [
@@ -734,7 +734,7 @@ mod tests {
             "Math.min(1, Math.max(0.5, side * 0.0025))".to_string(),
             "Math.min(3, Math.max(1.5, side * 0.009))".to_string(),
         ] {
-            assert!(js.contains(&needle), "app.js lacks `{needle}`");
+            assert!(js.contains(&needle), "print.js lacks `{needle}`");
         }
         let (thin, thick) = line_widths(400.0);
         assert_eq!((thin, thick), (1.0, 3.0));

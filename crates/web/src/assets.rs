@@ -30,12 +30,23 @@ pub(crate) async fn index() -> Response {
     )
 }
 
-/// `GET /app.js`.
-pub(crate) async fn script() -> Response {
-    asset(
-        "text/javascript; charset=utf-8",
-        include_bytes!("../static/app.js"),
-    )
+/// The page's ES modules (`app.js` starts the page and imports the others), by file name.
+pub(crate) const SCRIPTS: [(&str, &[u8]); 10] = [
+    ("app.js", include_bytes!("../static/app.js")),
+    ("storage.js", include_bytes!("../static/storage.js")),
+    ("engine.js", include_bytes!("../static/engine.js")),
+    ("notes.js", include_bytes!("../static/notes.js")),
+    ("board.js", include_bytes!("../static/board.js")),
+    ("hints.js", include_bytes!("../static/hints.js")),
+    ("games.js", include_bytes!("../static/games.js")),
+    ("dialogs.js", include_bytes!("../static/dialogs.js")),
+    ("print.js", include_bytes!("../static/print.js")),
+    ("input.js", include_bytes!("../static/input.js")),
+];
+
+/// `GET /app.js`, `/storage.js`, ...: one of the page's [`SCRIPTS`].
+pub(crate) fn script(body: &'static [u8]) -> Response {
+    asset("text/javascript; charset=utf-8", body)
 }
 
 /// `GET /style.css`.

@@ -87,7 +87,6 @@ pub fn export(dir: &Path, engine: &Path) -> Result<Vec<String>, ExportError> {
                 .replacen("<html ", "<html data-engine=\"worker\" ", 1)
                 .into_bytes(),
         ),
-        ("app.js".into(), include_bytes!("../static/app.js").to_vec()),
         (
             "style.css".into(),
             include_bytes!("../static/style.css").to_vec(),
@@ -107,6 +106,9 @@ pub fn export(dir: &Path, engine: &Path) -> Result<Vec<String>, ExportError> {
         ),
         ("bank.json".into(), bank_json().into_bytes()),
     ];
+    for (name, body) in crate::assets::SCRIPTS {
+        files.push((name.to_string(), body.to_vec()));
+    }
     for f in ENGINE_FILES {
         let path = engine.join(f);
         let bytes = std::fs::read(&path).map_err(|e| io(&path, "read", e))?;

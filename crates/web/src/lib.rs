@@ -165,9 +165,15 @@ impl AppState {
 
 /// The whole application: the page, its files and the API, with the body limit applied.
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let mut pages = Router::new();
+    for (name, body) in assets::SCRIPTS {
+        pages = pages.route(
+            &format!("/{name}"),
+            get(move || async move { assets::script(body) }),
+        );
+    }
+    pages
         .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
         .route("/style.css", get(assets::style))
         .route("/favicon.svg", get(assets::icon))
         .route("/manifest.webmanifest", get(assets::manifest))

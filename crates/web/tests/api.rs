@@ -78,7 +78,17 @@ fn dealt(line: &str, band: Band) -> Dealt {
 async fn serves_the_page_and_its_files_with_security_headers() {
     for (path, kind, needle) in [
         ("/", "text/html", "<div id=\"board\""),
-        ("/app.js", "text/javascript", "function render()"),
+        (
+            "/app.js",
+            "text/javascript",
+            "import { wire } from './input.js';",
+        ),
+        ("/board.js", "text/javascript", "export function render()"),
+        (
+            "/print.js",
+            "text/javascript",
+            "export function printPages(",
+        ),
         ("/style.css", "text/css", ".board"),
         ("/favicon.svg", "image/svg+xml", "<svg"),
         (
