@@ -185,3 +185,91 @@ fn sixteen_by_sixteen_reads_and_writes_letters() {
         assert_eq!(seen.into_iter().collect::<String>(), "123456789ABCDEFG");
     }
 }
+
+#[test]
+fn f_puzzles_documents_and_links_are_solved_each_by_its_own_rules() {
+    use shudu_core::variant::{fpuzzles, Cage, Rules, VariantPuzzle};
+    // A 6×6 Sudoku X as a JSON document (the file starts with `{`).
+    let x = Rules::classic(6).unwrap().with_diagonals();
+    let line = "....5...........6...4......6..2...3.";
+    let p = VariantPuzzle::parse_line(x, line).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("x.json");
+    std::fs::write(&doc, fpuzzles::to_json(&p, Some("X"))).unwrap();
+    let out = shudu()
+        .args(["solve", "--fpuzzles"])
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let solved = String::from_utf8(out.stdout).unwrap();
+    assert!(valid(6, solved.trim(), true, false), "{solved}");
+
+    // Links, one a line: a 4×4 killer (cages only) made unique by its cages, a bad code and a
+    // killer with more than one solution, each answered in its place.
+    let k = shudu_core::variant::generate(
+        &Rules::classic(4).unwrap(),
+        &shudu_core::variant::VariantConfig {
+            givens: (0, 0),
+            killer: Some(3),
+            ..shudu_core::variant::VariantConfig::new(&Rules::classic(4).unwrap())
+        },
+        7,
+        std::time::Instant::now() + std::time::Duration::from_secs(30),
+    )
+    .unwrap();
+    let killer = k.rules().clone();
+    assert_eq!(k.givens(), 0, "cages only");
+    let loose = VariantPuzzle::new(
+        Rules::classic(4)
+            .unwrap()
+            .with_cages(vec![Cage {
+                cells: vec![0, 1],
+                sum: Some(3),
+            }])
+            .unwrap(),
+        vec![0; 16],
+    )
+    .unwrap();
+    let code = fpuzzles::to_link(&k, None);
+    let code = code.trim_start_matches("https://f-puzzles.com/?load=");
+    let input = format!(
+        "{}\nhttps://f-puzzles.com/?load=notacode\nhttps://sudokupad.app/fpuzzles{code}\n{}\n",
+        fpuzzles::to_link(&k, None),
+        fpuzzles::to_link(&loose, None)
+    );
+    let out = shudu()
+        .args(["solve", "--fpuzzles"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unreadable record makes status 2"
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(lines[0], lines[2], "the same puzzle by both links");
+    let g: Vec<u32> = lines[0].chars().map(|c| c.to_digit(10).unwrap()).collect();
+    assert!(valid(4, lines[0], false, false), "{}", lines[0]);
+    for cage in killer.cages() {
+        let sum: u32 = cage.cells.iter().map(|&c| g[c]).sum();
+        assert_eq!(Some(sum), cage.sum, "{}", lines[0]);
+    }
+    assert_eq!(lines[1], "", "an unreadable record keeps its place");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("puzzle 2, line 2: f-puzzles (link): the code does not decompress"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("puzzle 4, line 4: more than one solution"),
+        "{stderr}"
+    );
+}

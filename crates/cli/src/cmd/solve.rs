@@ -43,11 +43,30 @@ pub struct SolveArgs {
     /// puzzles are read in the line format (docs/variants.md).
     #[arg(long, value_delimiter = ',', value_name = "V[,V...]")]
     variant: Vec<String>,
+    /// The input is f-puzzles: a JSON document (the file starts with `{`), or one link a line
+    /// (`https://f-puzzles.com/?load=...`, `https://sudokupad.app/fpuzzles...`, or the bare
+    /// code). Each puzzle brings its own size and rules (X, Windoku, jigsaw, killer,
+    /// anti-knight, anti-king); solutions are written in the line format.
+    #[arg(long, conflicts_with_all = ["size", "variant"])]
+    fpuzzles: bool,
 }
 
 /// Runs `shudu solve`.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     io::set_threads(args.threads, usize::MAX)?;
+    if args.fpuzzles {
+        if !matches!(args.format, FormatArg::Line) {
+            anyhow::bail!("--format: f-puzzles solutions are written in the line format only");
+        }
+        let name = args
+            .input
+            .as_deref()
+            .map_or("standard input".to_string(), |p| p.display().to_string());
+        let mut out = Output::create(args.output.as_deref())?;
+        let summary = super::variant::solve_fpuzzles(args.input.as_deref(), &mut out, args.any)?;
+        summary.finish(out, &name)?;
+        return Ok(summary.exit_code());
+    }
     if args.size != 9 || !args.variant.is_empty() {
         let rules = super::variant::rules(args.size, &args.variant)?;
         if !matches!(args.format, FormatArg::Line) {

@@ -37,6 +37,7 @@
 //! # Ok::<(), shudu_core::variant::RulesError>(())
 //! ```
 
+pub mod fpuzzles;
 mod generate;
 mod puzzle;
 mod rules;

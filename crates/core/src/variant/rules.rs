@@ -216,6 +216,31 @@ impl Rules {
         &self.cages
     }
 
+    /// The jigsaw regions (`regions[cell]`), if they replace the boxes.
+    pub fn regions(&self) -> Option<&[u8]> {
+        self.regions.as_deref()
+    }
+
+    /// Whether both diagonals are houses (Sudoku X).
+    pub fn has_diagonals(&self) -> bool {
+        self.diagonals
+    }
+
+    /// Whether Windoku's four extra boxes are houses.
+    pub fn has_windoku(&self) -> bool {
+        self.windoku
+    }
+
+    /// Whether cells a knight's move apart differ.
+    pub fn has_anti_knight(&self) -> bool {
+        self.anti_knight
+    }
+
+    /// Whether cells a king's move apart differ.
+    pub fn has_anti_king(&self) -> bool {
+        self.anti_king
+    }
+
     /// Whether these are the classic 9×9 rules, which [`crate::solver`] handles faster.
     pub fn is_classic_9(&self) -> bool {
         self.size == 9 && *self == Rules::classic(9).unwrap()
