@@ -440,9 +440,6 @@ fn result_text(removed: &[(Cell, Digit)], placed: &[(Cell, Digit)]) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Handlers
-
-// ---------------------------------------------------------------------------------------------
 // Puzzles
 
 /// The bands and symmetries the requests accept (`GET /api/bands`).
