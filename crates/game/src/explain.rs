@@ -90,6 +90,17 @@ pub fn describe_effect(step: &Step) -> String {
     parts.join("; ")
 }
 
+/// A step as one line: `Hidden Single: 7 in box 2 can only go in r3c4 => place r3c4=7` (what
+/// `shudu explain --format json` and the Python package's traces carry).
+pub fn step_line(step: &Step) -> String {
+    format!(
+        "{}: {} => {}",
+        step.technique,
+        step_sentence(step),
+        describe_effect(step)
+    )
+}
+
 /// The path a player's hints take from the givens: where SE's step is a chain, a named
 /// technique SE would rate no higher; it ends early where only SE's nested forcing chains go on.
 pub fn hint_path(puzzle: &Puzzle, marks: Option<&Marks>) -> Vec<Step> {
@@ -137,11 +148,7 @@ pub fn trace(
         ep: f64::from(g.ep.0) / 10.0,
         ed: f64::from(g.ed.0) / 10.0,
         band: g.band.name(),
-        hardest: g
-            .steps
-            .iter()
-            .find(|s| s.rating == g.er)
-            .map_or("", |s| s.technique),
+        hardest: g.hardest(),
         steps: steps
             .iter()
             .map(|s| TraceStep {
@@ -151,12 +158,7 @@ pub fn trace(
                 houses: s.houses.iter().map(|h| h.to_string()).collect(),
                 placements: pairs(&s.placements),
                 eliminations: pairs(&s.eliminations),
-                text: format!(
-                    "{}: {} => {}",
-                    s.technique,
-                    step_sentence(s),
-                    describe_effect(s)
-                ),
+                text: step_line(s),
             })
             .collect(),
     })

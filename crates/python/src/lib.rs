@@ -323,11 +323,7 @@ fn explain(py: Python<'_>, puzzle: &str) -> PyResult<(RateRecord, Vec<StepRecord
             solved: g.solved,
             steps: g.steps.len(),
             techniques: g.techniques.clone(),
-            hardest: g
-                .steps
-                .iter()
-                .find(|s| s.rating == g.er)
-                .map_or("", |s| s.technique),
+            hardest: g.hardest(),
         };
         (
             rate_record(&summary),
@@ -386,31 +382,6 @@ impl Offsets {
     }
 }
 
-/// A step as one line a reader (or a language model) follows, as `shudu explain` prints it:
-/// `Hidden Single: 7 in box 2 can only go in r3c4 => place r3c4=7`.
-fn step_line(step: &Step) -> String {
-    // The chains' texts open with their own name, which the line already shows.
-    let said = step
-        .text
-        .strip_prefix(step.technique)
-        .and_then(|rest| rest.strip_prefix(": "))
-        .unwrap_or(&step.text);
-    let pairs = |v: &[(shudu_core::Cell, Digit)], sep: &str| -> String {
-        v.iter()
-            .map(|(c, d)| format!("{c}{sep}{d}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut effect = Vec::new();
-    if !step.placements.is_empty() {
-        effect.push(format!("place {}", pairs(&step.placements, "=")));
-    }
-    if !step.eliminations.is_empty() {
-        effect.push(format!("remove {}", pairs(&step.eliminations, "<>")));
-    }
-    format!("{}: {said} => {}", step.technique, effect.join("; "))
-}
-
 /// The columns of a dataset of traces (`shudu.traces`, `shudu.dataset`): one row a puzzle,
 /// with its solution, givens, ratings, band, hardest technique and SE's solving path, whose
 /// steps are flattened into columns of their own with offsets (Arrow's list layout). Runs in
@@ -452,16 +423,11 @@ fn trace_columns<'py>(py: Python<'py>, puzzles: Vec<String>) -> PyResult<Bound<'
         ep.push(rating_value(g.ep));
         ed.push(rating_value(g.ed));
         band.push(g.band.name());
-        hardest.push(
-            g.steps
-                .iter()
-                .find(|s| s.rating == g.er)
-                .map_or("", |s| s.technique),
-        );
+        hardest.push(g.hardest());
         for s in &g.steps {
             technique.push(s.technique);
             rating.push(rating_value(s.rating));
-            text.push(&step_line(s));
+            text.push(&shudu_game::explain::step_line(s));
             for c in &s.cells {
                 cells.push(&c.to_string());
             }

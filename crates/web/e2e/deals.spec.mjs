@@ -8,7 +8,7 @@
 //   node crates/web/e2e/deals.spec.mjs http://127.0.0.1:PORT/
 
 import { chromium } from 'playwright-core';
-import { assert, harness } from './harness.mjs';
+import { assert, harness, launchChromium } from './harness.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,6 @@ if (!url) {
   process.exit(2);
 }
 const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 const BANDS = ['easy', 'medium', 'hard', 'fiendish', 'diabolical', 'extreme'];
 const SYMMETRIES = ['none', 'rot180', 'rot90', 'mirror-h', 'mirror-v', 'mirror-both', 'diagonal',
   'anti-diagonal', 'both-diagonals', 'dihedral'];
@@ -33,14 +32,7 @@ const { step, done } = harness({
 });
 
 // A fresh profile: playwright's launch gives every browser a new temporary one.
-browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+browser = await launchChromium(chromium);
 page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
 page.setDefaultTimeout(30_000);
 await page.goto(url);

@@ -2,6 +2,22 @@
 // TAP-like lines "ok N - name" / "not ok N - name", a closing "N passed, N failed" line, a
 // screenshot and a non-zero exit on the first failure.
 
+/**
+ * Debian's Chromium (`$CHROMIUM`, else /usr/bin/chromium) through playwright-core's `chromium`,
+ * headless, with the flags a machine without outside network needs (no background
+ * connections, updates or sync, which it would refuse many at a time).
+ */
+export function launchChromium(chromium) {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
 /** Throws `assertion failed: message` unless `cond` holds. */
 export function assert(cond, message) {
   if (!cond) throw new Error(`assertion failed: ${message}`);

@@ -10,7 +10,7 @@
 // looked at.
 
 import { chromium } from 'playwright-core';
-import { assert, assertEq, harness } from './harness.mjs';
+import { assert, assertEq, harness, launchChromium } from './harness.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -21,7 +21,6 @@ if (!url) {
 }
 const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
 const look = !!process.env.SHUDU_E2E_LOOK;
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 const only = process.env.SHUDU_E2E_ONLY ? new RegExp(process.env.SHUDU_E2E_ONLY) : null;
 
 let page;
@@ -110,14 +109,7 @@ const contrast = (a, b) => {
   return (hi + 0.05) / (lo + 0.05);
 };
 
-browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+browser = await launchChromium(chromium);
 
 const DIRECT = '9..8....17.2.....6.8.6...4..2......9....9.4..1......572..4.5....16.7.2....3..9.7.';
 

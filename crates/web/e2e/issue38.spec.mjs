@@ -8,7 +8,7 @@
 // the first failure, after a screenshot to $SHUDU_E2E_SHOTS.
 
 import { chromium } from 'playwright-core';
-import { assert, assertEq, harness } from './harness.mjs';
+import { assert, assertEq, harness, launchChromium } from './harness.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,7 +19,6 @@ if (!url) {
 }
 const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
 const look = !!process.env.SHUDU_E2E_LOOK;
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 const only = process.env.SHUDU_E2E_ONLY ? new RegExp(process.env.SHUDU_E2E_ONLY) : null;
 
 let page;
@@ -108,14 +107,7 @@ const contrast = (a, b) => {
   return (hi + 0.05) / (lo + 0.05);
 };
 
-browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+browser = await launchChromium(chromium);
 
 
 await step('typing the digit a cell holds keeps it, unless Settings say it erases', async () => {

@@ -10,7 +10,7 @@
 // $SHUDU_E2E_SHOTS (default: the system's temporary folder).
 
 import { chromium } from 'playwright-core';
-import { assert, harness } from './harness.mjs';
+import { assert, harness, launchChromium } from './harness.mjs';
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +23,6 @@ if (!dir || !fs.existsSync(path.join(dir, 'sw.js'))) {
   process.exit(2);
 }
 const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 const only = process.env.SHUDU_E2E_ONLY ? new RegExp(process.env.SHUDU_E2E_ONLY) : null;
 // The same engine, in Node, judges what the page deals.
 const shudu = await import(pathToFileURL(path.join(path.resolve(dir), 'shudu/index.js')).href);
@@ -57,14 +56,7 @@ const { step, done } = harness({
   only,
 });
 
-browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+browser = await launchChromium(chromium);
 const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
 page = await context.newPage();
 const pageErrors = [];

@@ -8,7 +8,7 @@
 // screenshot to $SHUDU_E2E_SHOTS (default: the system's temporary folder).
 
 import { chromium } from 'playwright-core';
-import { assert, assertEq, harness } from './harness.mjs';
+import { assert, assertEq, harness, launchChromium } from './harness.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,7 +18,6 @@ if (!url) {
   process.exit(2);
 }
 const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 
 let page;
 let context;
@@ -62,14 +61,7 @@ async function typeAt(i, digit) {
   await page.keyboard.press(String(digit));
 }
 
-browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+browser = await launchChromium(chromium);
 context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
 page = await context.newPage();
 // The first visit deals an easy game: the quickest band for the server's pool to fill.

@@ -14,7 +14,7 @@
 // (shudu-e2e-practise-x-wing.png), to be looked at.
 
 import { chromium } from 'playwright-core';
-import { assert, harness } from './harness.mjs';
+import { assert, harness, launchChromium } from './harness.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -24,7 +24,6 @@ if (!url) {
   process.exit(2);
 }
 const shots = process.env.SHUDU_E2E_SHOTS || os.tmpdir();
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 
 let page;
 let browser;
@@ -93,14 +92,7 @@ async function applyHint() {
   await page.waitForSelector('#hint-panel', { state: 'hidden' });
 }
 
-browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+browser = await launchChromium(chromium);
 const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
 page = await context.newPage();
 page.setDefaultTimeout(30_000);

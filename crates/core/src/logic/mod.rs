@@ -582,6 +582,17 @@ pub struct Grade {
     pub techniques: Vec<(&'static str, usize)>,
 }
 
+impl Grade {
+    /// The technique of the path's hardest step (the first one rated `er`), as
+    /// [`Summary::hardest`]; empty for a path without steps.
+    pub fn hardest(&self) -> &'static str {
+        self.steps
+            .iter()
+            .find(|s| s.rating == self.er)
+            .map_or("", |s| s.technique)
+    }
+}
+
 /// The easiest step available, in SE's order of techniques; `None` if the board is solved,
 /// broken (a cell without candidates, a house without room for a digit), or beyond every
 /// technique.
