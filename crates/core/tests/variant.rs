@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use shudu_core::generate::Symmetry;
 use shudu_core::variant::{
     count_solutions, generate, is_solution, random_regions, symbol, Cage, Rules, VariantConfig,
-    VariantGenerateError, VariantPuzzle,
+    VariantGenerateError, VariantPuzzle, VariantSolver,
 };
 
 /// The rules as the oracle reads them.
@@ -628,7 +628,15 @@ fn generated_variant_puzzles_are_unique_for_the_oracle() {
 
 #[test]
 fn killer_puzzles_with_cages_only_and_with_givens_are_unique_for_the_oracle() {
-    for (n, max, givens, seed) in [(4, 3, 0, 1), (6, 4, 0, 2), (6, 5, 36, 3), (6, 3, 0, 4)] {
+    for (n, max, givens, seed) in [
+        (4, 3, 0, 1),
+        (6, 4, 0, 2),
+        (6, 5, 36, 3),
+        (6, 3, 0, 4),
+        (6, 6, 0, 5),
+        (6, 5, 0, 6),
+        (6, 4, 0, 7),
+    ] {
         // 9×9 killers are left out: this oracle, with no propagation, takes minutes on them.
         let base = Spec {
             n,
@@ -741,4 +749,19 @@ fn impossible_requests_and_budgets_say_so() {
     )
     .unwrap_err();
     assert_eq!(e.to_string(), "these rules have no solution: 4x4 anti-king");
+
+    // Every solution up to a limit, each different and valid: the 4×4 grid has 288.
+    let four = Rules::classic(4).unwrap();
+    let all = VariantSolver::new(&four)
+        .solutions(&[0; 16], 1000, Instant::now() + Duration::from_secs(30))
+        .unwrap();
+    assert_eq!(all.len(), 288);
+    let mut distinct = all.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 288);
+    assert!(all.iter().all(|g| is_solution(&four, g)));
+    // A deadline already passed stops a long search and says so.
+    let nine = VariantSolver::new(&rules);
+    assert_eq!(nine.solutions(&[0; 81], 100_000, Instant::now()), None);
 }

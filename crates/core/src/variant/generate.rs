@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use super::puzzle::VariantPuzzle;
 use super::rules::{Cage, Rules};
-use super::solve::{count_solutions, random_solution};
+use super::solve::VariantSolver;
 use crate::generate::Symmetry;
 
 /// What to make.
@@ -108,9 +108,10 @@ fn orbits(n: usize, symmetry: Symmetry) -> Vec<Vec<usize>> {
     out
 }
 
-fn unique(rules: &Rules, cells: &[u8]) -> bool {
-    let p = VariantPuzzle::new(rules.clone(), cells.to_vec()).expect("digits of the size");
-    count_solutions(&p, 2).count == 1
+/// Whether `cells`, dug from `solution` at `removed`, still has only that solution.
+fn unique(solver: &VariantSolver, cells: &[u8], solution: &[u8], removed: &[usize]) -> bool {
+    let removed: Vec<(usize, u8)> = removed.iter().map(|&c| (c, solution[c])).collect();
+    !solver.has_other(cells, &removed)
 }
 
 /// Random jigsaw regions for an `n`×`n` grid: the boxes, then random trades of two cells between
@@ -193,12 +194,13 @@ pub fn generate(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let orbits = orbits(n, config.symmetry);
     let mut attempts = 0;
+    let plain = VariantSolver::new(rules);
     loop {
         if Instant::now() >= deadline {
             return Err(VariantGenerateError::Timeout { attempts });
         }
         attempts += 1;
-        let Some(solution) = random_solution(rules, &mut rng, deadline) else {
+        let Some(solution) = plain.random_solution(&mut rng, deadline) else {
             if Instant::now() >= deadline {
                 return Err(VariantGenerateError::Timeout { attempts });
             }
@@ -218,6 +220,13 @@ pub fn generate(
             },
             None => rules.clone(),
         };
+        let caged;
+        let solver = if config.killer.is_some() {
+            caged = VariantSolver::new(&rules);
+            &caged
+        } else {
+            &plain
+        };
         // Dig orbits in random order, keeping each removal that leaves the solution unique.
         let mut cells_now = solution.clone();
         let mut order = orbits.clone();
@@ -231,7 +240,7 @@ pub fn generate(
             for &c in orbit {
                 next[c] = 0;
             }
-            if unique(&rules, &next) {
+            if unique(solver, &next, &solution, orbit) {
                 cells_now = next;
                 count -= orbit.len();
             }
@@ -244,7 +253,7 @@ pub fn generate(
                 cells_now[c] != 0 && {
                     let mut next = cells_now.clone();
                     next[c] = 0;
-                    unique(&rules, &next)
+                    unique(solver, &next, &solution, &[c])
                 }
             })
         {
@@ -254,9 +263,9 @@ pub fn generate(
     }
 }
 
-/// Killer cages over the whole grid with `solution`'s sums: single cells first, then random
-/// merges of neighbouring cages (distinct digits, at most `max` cells) while the cages alone
-/// keep the solution unique; with `cages_only` every single cell left must merge too.
+/// Killer cages over the whole grid with `solution`'s sums. With givens to come, single cells
+/// merged at random into cages of at most `max` cells (the givens restore uniqueness); cages
+/// only, [`cages_alone`].
 fn cages(
     rules: &Rules,
     solution: &[u8],
@@ -265,76 +274,221 @@ fn cages(
     rng: &mut impl Rng,
     deadline: Instant,
 ) -> Option<Rules> {
+    if cages_only {
+        return cages_alone(rules, solution, max, rng, deadline);
+    }
     let n = rules.size();
     let mut groups: Vec<Vec<usize>> = (0..n * n).map(|c| vec![c]).collect();
-    let build = |groups: &[Vec<usize>]| -> Rules {
-        let cages = groups
-            .iter()
-            .map(|g| Cage {
-                cells: g.clone(),
-                sum: Some(g.iter().map(|&c| solution[c] as u32).sum()),
-            })
-            .collect();
-        rules
-            .clone()
-            .with_cages(cages)
-            .expect("cages of the solution")
-    };
-    let empty = vec![0u8; n * n];
     let mut stuck = 0;
-    while stuck < 4 * n * n && Instant::now() < deadline {
-        // A random cage (a single cell first, when the puzzle is to be cages only), and a random
-        // neighbouring cage it can join.
-        let singles: Vec<usize> = (0..groups.len())
-            .filter(|&i| groups[i].len() == 1)
-            .collect();
-        let i = match singles.choose(rng) {
-            Some(&i) if cages_only && stuck < 2 * n * n => i,
-            _ => rng.random_range(0..groups.len()),
-        };
-        let mut near = Vec::new();
-        for &c in &groups[i] {
-            let (r, col) = (c / n, c % n);
-            for (ok, d) in [
-                (r > 0, c.wrapping_sub(n)),
-                (r + 1 < n, c + n),
-                (col > 0, c.wrapping_sub(1)),
-                (col + 1 < n, c + 1),
-            ] {
-                if ok && !groups[i].contains(&d) {
-                    let j = groups
-                        .iter()
-                        .position(|g| g.contains(&d))
-                        .expect("every cell in a cage");
-                    let merged = groups[i].len() + groups[j].len();
-                    let clash = groups[j]
-                        .iter()
-                        .any(|&x| groups[i].iter().any(|&y| solution[x] == solution[y]));
-                    if merged <= max && !clash && !near.contains(&j) {
-                        near.push(j);
-                    }
-                }
-            }
-        }
+    while stuck < 4 * n * n {
+        let i = rng.random_range(0..groups.len());
+        let near = neighbours(n, &groups, i, solution, max);
         let Some(&j) = near.choose(rng) else {
             stuck += 1;
             continue;
         };
-        let mut next = groups.clone();
-        let moved = next[j].clone();
-        next[i].extend(moved);
-        next.remove(j);
-        // With givens to come, any merge will do (the givens restore uniqueness); cages only
-        // must keep the solution unique by themselves.
-        if !cages_only || unique(&build(&next), &empty) {
-            groups = next;
-            stuck = 0;
-        } else {
-            stuck += 1;
+        let moved = groups.remove(j);
+        let i = if j < i { i - 1 } else { i };
+        groups[i].extend(moved);
+        stuck = 0;
+    }
+    Some(build(rules, solution, &groups))
+}
+
+/// The rules with cages `groups` summing as in `solution`.
+fn build(rules: &Rules, solution: &[u8], groups: &[Vec<usize>]) -> Rules {
+    let cages = groups
+        .iter()
+        .map(|g| Cage {
+            cells: g.clone(),
+            sum: Some(g.iter().map(|&c| solution[c] as u32).sum()),
+        })
+        .collect();
+    rules
+        .clone()
+        .with_cages(cages)
+        .expect("cages of the solution")
+}
+
+/// The cages next to cage `i` it can join: orthogonal neighbours, the two at most `max` cells
+/// together, no digit of `solution` twice.
+fn neighbours(
+    n: usize,
+    groups: &[Vec<usize>],
+    i: usize,
+    solution: &[u8],
+    max: usize,
+) -> Vec<usize> {
+    let mut near = Vec::new();
+    for &c in &groups[i] {
+        for d in adjacent(n, c) {
+            if groups[i].contains(&d) {
+                continue;
+            }
+            let j = groups
+                .iter()
+                .position(|g| g.contains(&d))
+                .expect("every cell in a cage");
+            let merged = groups[i].len() + groups[j].len();
+            let clash = groups[j]
+                .iter()
+                .any(|&x| groups[i].iter().any(|&y| solution[x] == solution[y]));
+            if merged <= max && !clash && !near.contains(&j) {
+                near.push(j);
+            }
         }
     }
-    if cages_only && groups.iter().any(|g| g.len() == 1) {
-        return None;
+    near
+}
+
+/// The orthogonal neighbours of cell `c` in an `n`×`n` grid.
+fn adjacent(n: usize, c: usize) -> impl Iterator<Item = usize> {
+    let (r, col) = (c / n, c % n);
+    [
+        (r > 0).then(|| c - n),
+        (r + 1 < n).then(|| c + n),
+        (col > 0).then(|| c - 1),
+        (col + 1 < n).then(|| c + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Cages alone, with no givens, that leave `solution` the only one: the grid cut at random
+/// into cages of 2 to `max` cells, then, while the cages allow a second solution, a cage where
+/// the two differ is cut in two parts whose sums tell them apart (which rules that solution
+/// out); a single cell left over joins a neighbour while the solution stays unique. Each check
+/// finds the second solution of what is not yet unique, so only the last one is a full proof.
+fn cages_alone(
+    rules: &Rules,
+    solution: &[u8],
+    max: usize,
+    rng: &mut impl Rng,
+    deadline: Instant,
+) -> Option<Rules> {
+    let n = rules.size();
+    let cells = n * n;
+    let empty = vec![0u8; cells];
+    // A check that runs long means cages too hard for the solver's logic (and for a player):
+    // a fresh cut of a fresh grid is cheaper than finishing it.
+    let check = |groups: &[Vec<usize>]| {
+        let budget = crate::time::Duration::from_micros(300 * cells as u64);
+        let solver = VariantSolver::new(&build(rules, solution, groups));
+        solver.solutions(&empty, 2, deadline.min(Instant::now() + budget))
+    };
+    // A random cut: each cage grown from a random free cell to a random size.
+    let mut owner = vec![usize::MAX; cells];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut order: Vec<usize> = (0..cells).collect();
+    order.shuffle(rng);
+    for &start in &order {
+        if owner[start] != usize::MAX {
+            continue;
+        }
+        let target = rng.random_range(2..=max);
+        let id = groups.len();
+        let mut g = vec![start];
+        owner[start] = id;
+        while g.len() < target {
+            let free: Vec<usize> = g
+                .iter()
+                .flat_map(|&c| adjacent(n, c))
+                .filter(|&d| {
+                    owner[d] == usize::MAX && g.iter().all(|&x| solution[x] != solution[d])
+                })
+                .collect();
+            let Some(&d) = free.choose(rng) else { break };
+            owner[d] = id;
+            g.push(d);
+        }
+        groups.push(g);
     }
-    Some(build(&groups))
+    // Single cells join a neighbouring cage where they can.
+    let mut i = 0;
+    while i < groups.len() {
+        if groups[i].len() == 1 {
+            if let Some(&j) = neighbours(n, &groups, i, solution, max).choose(rng) {
+                let moved = groups.remove(i);
+                let j = if j > i { j - 1 } else { j };
+                groups[j].extend(moved);
+                continue;
+            }
+        }
+        i += 1;
+    }
+    loop {
+        if Instant::now() >= deadline {
+            return None;
+        }
+        let found = check(&groups)?;
+        let Some(other) = found.iter().find(|s| s.as_slice() != solution) else {
+            break;
+        };
+        // Cut a cage where the two solutions differ into two connected parts whose sums differ
+        // between them; parts of one cell only when nothing else will do.
+        let mut differ: Vec<usize> = (0..cells).filter(|&c| other[c] != solution[c]).collect();
+        differ.shuffle(rng);
+        let mut cut = None;
+        'search: for smallest in [2, 1] {
+            for &c in &differ {
+                let k = groups.iter().position(|g| g.contains(&c)).expect("a cage");
+                let g = &groups[k];
+                if g.len() < 2 * smallest {
+                    continue;
+                }
+                for _ in 0..4 * g.len() {
+                    let size = rng.random_range(smallest..=g.len() - smallest);
+                    let mut part = vec![*g.choose(rng).expect("a cell")];
+                    while part.len() < size {
+                        let next: Vec<usize> = part
+                            .iter()
+                            .flat_map(|&x| adjacent(n, x))
+                            .filter(|d| g.contains(d) && !part.contains(d))
+                            .collect();
+                        let Some(&d) = next.choose(rng) else { break };
+                        part.push(d);
+                    }
+                    let rest: Vec<usize> =
+                        g.iter().copied().filter(|x| !part.contains(x)).collect();
+                    let sum = |s: &[u8]| part.iter().map(|&x| s[x] as u32).sum::<u32>();
+                    if part.len() == size
+                        && super::rules::connected(n, &rest)
+                        && sum(solution) != sum(other)
+                    {
+                        cut = Some((k, part, rest));
+                        break 'search;
+                    }
+                }
+            }
+        }
+        let (k, part, rest) = cut?;
+        groups[k] = part;
+        groups.push(rest);
+    }
+    // Single cells left join a neighbour while the solution stays unique.
+    let mut i = 0;
+    while i < groups.len() {
+        if groups[i].len() > 1 {
+            i += 1;
+            continue;
+        }
+        let mut joined = false;
+        let mut near = neighbours(n, &groups, i, solution, max);
+        near.shuffle(rng);
+        for j in near {
+            let mut next = groups.clone();
+            let moved = next.remove(i);
+            let j = if j > i { j - 1 } else { j };
+            next[j].extend(moved);
+            if check(&next)?.len() == 1 {
+                groups = next;
+                joined = true;
+                break;
+            }
+        }
+        if !joined {
+            return None;
+        }
+    }
+    Some(build(rules, solution, &groups))
 }

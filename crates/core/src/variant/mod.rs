@@ -46,4 +46,4 @@ mod solve;
 pub use generate::{generate, random_regions, VariantConfig, VariantGenerateError};
 pub use puzzle::{digit_of, symbol, LineError, VariantPuzzle};
 pub use rules::{Cage, Rules, RulesError, MAX_SIZE};
-pub use solve::{count_solutions, is_solution, random_solution, VariantCount};
+pub use solve::{count_solutions, is_solution, random_solution, VariantCount, VariantSolver};

@@ -365,7 +365,7 @@ impl Rules {
 }
 
 /// Whether `cells` (indices in an `n`×`n` grid) are orthogonally connected.
-fn connected(n: usize, cells: &[usize]) -> bool {
+pub(crate) fn connected(n: usize, cells: &[usize]) -> bool {
     let Some(&first) = cells.first() else {
         return true;
     };

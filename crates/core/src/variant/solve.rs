@@ -1,6 +1,13 @@
-//! The general exact solver: candidates as bit masks (bit `d - 1` for digit `d`), propagation
-//! by naked and hidden singles over every house and by the sums each killer cage can still
-//! make, and a depth-first search on the cell with the fewest candidates.
+//! The general exact solver. Candidates are kept digit by digit as bit sets of cells (a `u64`
+//! holds 64 cells, so 1 to 4 words from 4×4 to 16×16, chosen at compile time); a placed cell keeps
+//! its digit's bit and is marked solved. Propagation runs naked singles (counted across the
+//! digits' sets with two bit planes), hidden singles over every house, locked candidates between
+//! any two crossing houses, and the sums each killer cage can still make; the search branches
+//! on a cell with two candidates, else on a digit with the fewest places in a house, else on
+//! the cell with the fewest candidates. docs/variants.md says why it is built this way.
+
+// Words of cell sets are walked by index, several sets in step.
+#![allow(clippy::needless_range_loop)]
 
 use crate::time::Instant;
 
@@ -17,39 +24,89 @@ pub struct VariantCount {
     pub count: usize,
     /// The first solution found (a digit a cell), if any.
     pub solution: Option<Vec<u8>>,
-    /// Guesses the search made (branches past the first digit of a cell).
+    /// Guesses the search made (branches past the first option at a node).
     pub guesses: u64,
 }
 
-/// Counts the solutions of `puzzle` up to `limit` (at least 1): 0, 1, or `limit` for "`limit`
-/// or more". Givens that break a rule give 0.
-pub fn count_solutions(puzzle: &VariantPuzzle, limit: usize) -> VariantCount {
-    let engine = Engine::new(puzzle.rules());
-    let mut state = engine.empty();
-    let mut ok = true;
-    for (cell, &d) in puzzle.cells().iter().enumerate() {
-        if d != 0 && !engine.place(&mut state, cell, d) {
-            ok = false;
-            break;
+/// A solver for one set of rules, built once and used for many puzzles (a generator checks
+/// uniqueness hundreds of times a puzzle under the same rules).
+pub struct VariantSolver {
+    inner: Inner,
+}
+
+enum Inner {
+    W1(Box<Engine<1>>),
+    W2(Box<Engine<2>>),
+    W3(Box<Engine<3>>),
+    W4(Box<Engine<4>>),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $e:ident => $body:expr) => {
+        match &$self.inner {
+            Inner::W1($e) => $body,
+            Inner::W2($e) => $body,
+            Inner::W3($e) => $body,
+            Inner::W4($e) => $body,
         }
-    }
-    let mut out = VariantCount {
-        count: 0,
-        solution: None,
-        guesses: 0,
     };
-    if ok {
-        engine.search(state, limit.max(1), &mut out);
+}
+
+impl VariantSolver {
+    /// The solver of `rules`.
+    pub fn new(rules: &Rules) -> VariantSolver {
+        let inner = match rules.cells().div_ceil(64) {
+            1 => Inner::W1(Box::new(Engine::new(rules))),
+            2 => Inner::W2(Box::new(Engine::new(rules))),
+            3 => Inner::W3(Box::new(Engine::new(rules))),
+            _ => Inner::W4(Box::new(Engine::new(rules))),
+        };
+        VariantSolver { inner }
     }
-    out
+
+    /// Counts the solutions of `cells` (a digit a cell, 0 for empty, under this solver's rules)
+    /// up to `limit` (at least 1): 0, 1, or `limit` for "`limit` or more". Givens that break a
+    /// rule give 0.
+    pub fn count(&self, cells: &[u8], limit: usize) -> VariantCount {
+        let found = dispatch!(self, e => e.count(cells, limit, None));
+        found.into_count()
+    }
+
+    /// Whether `cells`, a puzzle dug from a solution that holds digit `d` at each `(c, d)` of
+    /// `removed` (those cells now empty), has another solution: one where some removed cell
+    /// holds another digit. That is the question digging asks of each removal, and it costs
+    /// one search for a solution a removed cell, where counting to 2 must find the known
+    /// solution again and then prove there is no other.
+    pub fn has_other(&self, cells: &[u8], removed: &[(usize, u8)]) -> bool {
+        dispatch!(self, e => e.has_other(cells, removed))
+    }
+
+    /// The solutions of `cells`, up to `limit` of them, or `None` if `deadline` passes first.
+    pub fn solutions(&self, cells: &[u8], limit: usize, deadline: Instant) -> Option<Vec<Vec<u8>>> {
+        let found = dispatch!(self, e => e.count(cells, limit, Some(deadline)));
+        (!found.late).then_some(found.solutions)
+    }
+
+    /// A random solution of the empty grid (digits tried in a random order at every branch),
+    /// or `None` if there is none or `deadline` passes first.
+    pub fn random_solution(&self, rng: &mut impl Rng, deadline: Instant) -> Option<Vec<u8>> {
+        dispatch!(self, e => {
+            let mut nodes = 0u64;
+            e.random(e.empty(), rng, deadline, &mut nodes).map(|s| e.values(&s))
+        })
+    }
+}
+
+/// Counts the solutions of `puzzle` up to `limit` (at least 1): 0, 1, or `limit` for "`limit`
+/// or more". Givens that break a rule give 0. (Builds a [`VariantSolver`] for the one call.)
+pub fn count_solutions(puzzle: &VariantPuzzle, limit: usize) -> VariantCount {
+    VariantSolver::new(puzzle.rules()).count(puzzle.cells(), limit)
 }
 
 /// A random solution of the empty grid under `rules` (digits tried in a random order at every
 /// branch), or `None` if there is none or `deadline` passes first.
 pub fn random_solution(rules: &Rules, rng: &mut impl Rng, deadline: Instant) -> Option<Vec<u8>> {
-    let engine = Engine::new(rules);
-    let mut nodes = 0u64;
-    engine.random(engine.empty(), rng, deadline, &mut nodes)
+    VariantSolver::new(rules).random_solution(rng, deadline)
 }
 
 /// Whether `grid` (a digit a cell, none empty) follows every rule: each house holds each digit
@@ -70,11 +127,87 @@ pub fn is_solution(rules: &Rules, grid: &[u8]) -> bool {
     })
 }
 
+/// What a search found: every solution up to the limit, guesses, and whether the deadline cut
+/// it short.
+struct Found {
+    solutions: Vec<Vec<u8>>,
+    guesses: u64,
+    nodes: u64,
+    deadline: Option<Instant>,
+    late: bool,
+}
+
+impl Found {
+    fn into_count(self) -> VariantCount {
+        VariantCount {
+            count: self.solutions.len(),
+            solution: self.solutions.into_iter().next(),
+            guesses: self.guesses,
+        }
+    }
+
+    /// Whether the search must stop: the limit reached or the deadline passed.
+    fn done(&mut self, limit: usize) -> bool {
+        if self.solutions.len() >= limit || self.late {
+            return true;
+        }
+        self.nodes += 1;
+        if let Some(deadline) = self.deadline {
+            if self.nodes.is_multiple_of(256) && Instant::now() >= deadline {
+                self.late = true;
+            }
+        }
+        self.late
+    }
+}
+
+/// A set of cells, bit `c % 64` of word `c / 64` for cell `c`.
+type Set<const W: usize> = [u64; W];
+
+fn set_of<const W: usize>(cells: &[usize]) -> Set<W> {
+    let mut s = [0u64; W];
+    for &c in cells {
+        s[c >> 6] |= 1 << (c & 63);
+    }
+    s
+}
+
+/// A set with the range of words it touches, so a row of a 16×16 grid costs one word, not four.
 #[derive(Clone)]
-struct State {
-    cand: Vec<u16>,
-    value: Vec<u8>,
-    left: usize,
+struct Mask<const W: usize> {
+    bits: Set<W>,
+    lo: usize,
+    hi: usize,
+}
+
+impl<const W: usize> Mask<W> {
+    fn new(cells: &[usize]) -> Mask<W> {
+        Mask::from_bits(set_of::<W>(cells))
+    }
+
+    fn from_bits(bits: Set<W>) -> Mask<W> {
+        let lo = bits.iter().position(|&w| w != 0).unwrap_or(0);
+        let hi = bits.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+        Mask { bits, lo, hi }
+    }
+
+    fn meets(&self, s: &Set<W>) -> bool {
+        (self.lo..self.hi).any(|i| s[i] & self.bits[i] != 0)
+    }
+
+    fn clear_from(&self, s: &mut Set<W>) {
+        for i in self.lo..self.hi {
+            s[i] &= !self.bits[i];
+        }
+    }
+}
+
+/// Where the search stands: for each digit (index `d - 1`) the cells that can still hold it
+/// (a solved cell keeps only its digit), and the solved cells.
+#[derive(Clone, Copy)]
+struct State<const W: usize> {
+    cand: [Set<W>; 16],
+    solved: Set<W>,
 }
 
 struct KillerCage {
@@ -82,21 +215,50 @@ struct KillerCage {
     sum: u32,
 }
 
-struct Engine {
-    full: u16,
-    peers: Vec<Vec<usize>>,
-    houses: Vec<Vec<usize>>,
-    cages: Vec<KillerCage>,
-    /// `combos[k][s]`: the masks of `k` distinct digits that add up to `s`.
-    combos: Vec<Vec<Vec<u16>>>,
+struct Engine<const W: usize> {
+    n: usize,
+    all: Set<W>,
+    peers: Vec<Set<W>>,
+    houses: Vec<Mask<W>>,
     /// Pairs of houses that share two cells or more: (the shared cells, the rest of the first,
     /// the rest of the second), for locked candidates.
-    crossings: Vec<[Vec<usize>; 3]>,
+    crossings: Vec<[Mask<W>; 3]>,
+    cages: Vec<KillerCage>,
+    /// `combos[k][s]`: the masks of `k` distinct digits that add up to `s`.
+    combos: &'static [Vec<Vec<u16>>],
 }
 
-impl Engine {
-    fn new(rules: &Rules) -> Engine {
+/// `combos(n)[k][s]`: the sets (bit `d - 1` for digit `d`) of `k` distinct digits of 1 to `n`
+/// that add up to `s`; built once a size.
+fn combos(n: usize) -> &'static [Vec<Vec<u16>>] {
+    static TABLES: [std::sync::OnceLock<Vec<Vec<Vec<u16>>>>; 17] =
+        [const { std::sync::OnceLock::new() }; 17];
+    TABLES[n].get_or_init(|| {
+        let max_sum = n * (n + 1) / 2;
+        let mut combos = vec![vec![Vec::new(); max_sum + 1]; n + 1];
+        for m in 0u32..(1 << n) {
+            let sum: usize = (0..n).filter(|d| m >> d & 1 == 1).map(|d| d + 1).sum();
+            combos[m.count_ones() as usize][sum].push(m as u16);
+        }
+        combos
+    })
+}
+
+fn bits_of(mut m: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            d
+        })
+    })
+}
+
+impl<const W: usize> Engine<W> {
+    fn new(rules: &Rules) -> Engine<W> {
         let n = rules.size();
+        let cells = rules.cells();
+        let houses = rules.houses();
         let mut cages: Vec<KillerCage> = rules
             .cages()
             .iter()
@@ -107,7 +269,6 @@ impl Engine {
                 })
             })
             .collect();
-        let houses = rules.houses();
         // The rule of 45 (for 9×9; n(n+1)/2 in general): the cells of a house outside the
         // cages that lie wholly inside it add up to the house's total less those cages' sums,
         // and hold distinct digits, so they are one more cage (the house's "innies").
@@ -135,195 +296,228 @@ impl Engine {
             }
         }
         cages.extend(innies);
-        let mut combos = Vec::new();
-        if !cages.is_empty() {
-            let max_sum = n * (n + 1) / 2;
-            combos = vec![vec![Vec::new(); max_sum + 1]; n + 1];
-            for m in 0u32..(1 << n) {
-                let sum: usize = (0..n).filter(|d| m >> d & 1 == 1).map(|d| d + 1).sum();
-                combos[m.count_ones() as usize][sum].push(m as u16);
-            }
-        }
+        let combos = if cages.is_empty() { &[][..] } else { combos(n) };
+        let sets: Vec<Set<W>> = houses.iter().map(|h| set_of(h)).collect();
         let mut crossings = Vec::new();
-        for (i, a) in houses.iter().enumerate() {
-            for b in &houses[i + 1..] {
-                let shared: Vec<usize> = a.iter().copied().filter(|c| b.contains(c)).collect();
-                if shared.len() >= 2 {
-                    let rest = |h: &Vec<usize>| {
-                        h.iter().copied().filter(|c| !shared.contains(c)).collect()
-                    };
-                    crossings.push([shared.clone(), rest(a), rest(b)]);
+        for (i, a) in sets.iter().enumerate() {
+            for b in &sets[i + 1..] {
+                let shared: Set<W> = std::array::from_fn(|k| a[k] & b[k]);
+                if shared.iter().map(|w| w.count_ones()).sum::<u32>() >= 2 {
+                    let rest =
+                        |h: &Set<W>| Mask::from_bits(std::array::from_fn(|k| h[k] & !shared[k]));
+                    crossings.push([Mask::from_bits(shared), rest(a), rest(b)]);
                 }
             }
         }
+        let all_cells: Vec<usize> = (0..cells).collect();
         Engine {
-            full: ((1u32 << n) - 1) as u16,
-            peers: rules.peers(),
-            houses,
+            n,
+            all: set_of(&all_cells),
+            peers: rules.peers().iter().map(|p| set_of(p)).collect(),
+            houses: houses.iter().map(|h| Mask::new(h)).collect(),
+            crossings,
             cages,
             combos,
-            crossings,
         }
     }
 
-    fn empty(&self) -> State {
-        let cells = self.peers.len();
+    fn empty(&self) -> State<W> {
+        let mut cand = [[0u64; W]; 16];
+        for c in cand.iter_mut().take(self.n) {
+            *c = self.all;
+        }
         State {
-            cand: vec![self.full; cells],
-            value: vec![0; cells],
-            left: cells,
+            cand,
+            solved: [0; W],
         }
     }
 
-    /// Puts `d` in `cell` and takes it from the cell's peers; false on a contradiction.
-    fn place(&self, s: &mut State, cell: usize, d: u8) -> bool {
-        let bit = 1u16 << (d - 1);
-        if s.value[cell] != 0 || s.cand[cell] & bit == 0 {
-            return false;
+    fn count(&self, cells: &[u8], limit: usize, deadline: Option<Instant>) -> Found {
+        let mut out = Found {
+            solutions: Vec::new(),
+            guesses: 0,
+            nodes: 0,
+            deadline,
+            late: false,
+        };
+        let mut state = self.empty();
+        for (cell, &d) in cells.iter().enumerate() {
+            if d != 0 && (d as usize > self.n || !self.place(&mut state, cell, d as usize - 1)) {
+                return out;
+            }
         }
-        s.value[cell] = d;
-        s.cand[cell] = bit;
-        s.left -= 1;
-        for &p in &self.peers[cell] {
-            if s.value[p] == 0 {
-                s.cand[p] &= !bit;
-                if s.cand[p] == 0 {
-                    return false;
-                }
-            } else if s.value[p] == d {
+        self.search(state, limit.max(1), &mut out);
+        out
+    }
+
+    fn has_other(&self, cells: &[u8], removed: &[(usize, u8)]) -> bool {
+        let mut base = self.empty();
+        for (cell, &d) in cells.iter().enumerate() {
+            if d != 0 && (d as usize > self.n || !self.place(&mut base, cell, d as usize - 1)) {
                 return false;
             }
+        }
+        removed.iter().any(|&(c, d)| {
+            let mut s = base;
+            s.cand[d as usize - 1][c >> 6] &= !(1 << (c & 63));
+            let mut out = Found {
+                solutions: Vec::new(),
+                guesses: 0,
+                nodes: 0,
+                deadline: None,
+                late: false,
+            };
+            self.search(s, 1, &mut out);
+            !out.solutions.is_empty()
+        })
+    }
+
+    /// The digits (bit `d - 1`) `cell` can still hold.
+    fn digits(&self, s: &State<W>, cell: usize) -> u16 {
+        let (w, b) = (cell >> 6, cell & 63);
+        (0..self.n).fold(0u16, |m, d| m | (((s.cand[d][w] >> b) & 1) as u16) << d)
+    }
+
+    fn values(&self, s: &State<W>) -> Vec<u8> {
+        (0..self.all.iter().map(|w| w.count_ones() as usize).sum())
+            .map(|c| self.digits(s, c).trailing_zeros() as u8 + 1)
+            .collect()
+    }
+
+    /// Puts digit `d` (0-based) in `cell` and takes it from the cell's peers; false if the cell
+    /// cannot hold it or a peer already does.
+    #[inline]
+    fn place(&self, s: &mut State<W>, cell: usize, d: usize) -> bool {
+        let (w, b) = (cell >> 6, 1u64 << (cell & 63));
+        if s.cand[d][w] & b == 0 {
+            return false;
+        }
+        let p = &self.peers[cell];
+        if (0..W).any(|i| s.solved[i] & p[i] & s.cand[d][i] != 0) {
+            return false;
+        }
+        s.solved[w] |= b;
+        for e in 0..self.n {
+            s.cand[e][w] &= !b;
+        }
+        s.cand[d][w] |= b;
+        for i in 0..W {
+            s.cand[d][i] &= !p[i];
         }
         true
     }
 
-    /// Singles and cage sums to a fixed point; false on a contradiction.
-    fn propagate(&self, s: &mut State) -> bool {
+    /// Open cells by how many candidates they have: (at least one, at least two, at least three).
+    fn planes(&self, s: &State<W>) -> (Set<W>, Set<W>, Set<W>) {
+        let (mut ones, mut twos, mut threes) = ([0u64; W], [0u64; W], [0u64; W]);
+        for d in 0..self.n {
+            for i in 0..W {
+                let c = s.cand[d][i];
+                threes[i] |= twos[i] & c;
+                twos[i] |= ones[i] & c;
+                ones[i] |= c;
+            }
+        }
+        (ones, twos, threes)
+    }
+
+    /// Everything the rules force, to a fixed point; false on a contradiction.
+    fn propagate(&self, s: &mut State<W>) -> bool {
+        let n = self.n;
+        let mut locked_seen = [[0u64; W]; 16];
         loop {
-            let mut changed = false;
-            for cell in 0..s.cand.len() {
-                if s.value[cell] == 0 && s.cand[cell].count_ones() == 1 {
-                    let d = s.cand[cell].trailing_zeros() as u8 + 1;
-                    if !self.place(s, cell, d) {
-                        return false;
-                    }
-                    changed = true;
+            // Naked singles, and open cells left with no candidate.
+            let (mut ones, mut twos) = ([0u64; W], [0u64; W]);
+            for d in 0..n {
+                for i in 0..W {
+                    twos[i] |= ones[i] & s.cand[d][i];
+                    ones[i] |= s.cand[d][i];
                 }
             }
-            for house in &self.houses {
-                let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
-                for &c in house {
-                    if s.value[c] != 0 {
-                        placed |= 1 << (s.value[c] - 1);
-                    } else {
-                        twice |= once & s.cand[c];
-                        once |= s.cand[c];
-                    }
-                }
-                if once | placed != self.full {
+            let mut singles = [0u64; W];
+            let mut any = false;
+            for i in 0..W {
+                let open = self.all[i] & !s.solved[i];
+                if open & !ones[i] != 0 {
                     return false;
                 }
-                let mut singles = once & !twice & !placed;
-                while singles != 0 {
-                    let bit = singles & singles.wrapping_neg();
-                    singles &= singles - 1;
-                    let Some(&c) = house
-                        .iter()
-                        .find(|&&c| s.value[c] == 0 && s.cand[c] & bit != 0)
-                    else {
-                        return false;
-                    };
-                    if !self.place(s, c, bit.trailing_zeros() as u8 + 1) {
-                        return false;
-                    }
-                    changed = true;
-                }
+                singles[i] = open & !twos[i];
+                any |= singles[i] != 0;
             }
-            // Locked candidates: a digit that one house can only hold where it crosses another
-            // is taken from the rest of the other (pointing and claiming, for any two houses).
-            if !changed {
-                for [shared, rest_a, rest_b] in &self.crossings {
-                    let digits = |cells: &[usize]| {
-                        cells.iter().fold(0u16, |m, &c| {
-                            m | if s.value[c] != 0 {
-                                1 << (s.value[c] - 1)
-                            } else {
-                                s.cand[c]
+            if any {
+                for d in 0..n {
+                    for i in 0..W {
+                        let mut hits = singles[i] & s.cand[d][i];
+                        while hits != 0 {
+                            let c = i * 64 + hits.trailing_zeros() as usize;
+                            hits &= hits - 1;
+                            if !self.place(s, c, d) {
+                                return false;
                             }
-                        })
-                    };
-                    let inside = shared.iter().fold(0u16, |m, &c| {
-                        m | if s.value[c] == 0 { s.cand[c] } else { 0 }
-                    });
-                    if inside == 0 {
+                        }
+                    }
+                }
+                continue;
+            }
+            // Hidden singles, and houses where a digit has no place left. (No `count_ones`:
+            // the build targets x86-64 without `popcnt`, where it is a dozen instructions.)
+            let mut changed = false;
+            for h in &self.houses {
+                for d in 0..n {
+                    let (mut at, mut many) = (usize::MAX, false);
+                    for i in h.lo..h.hi {
+                        let m = s.cand[d][i] & h.bits[i];
+                        if m != 0 {
+                            if at != usize::MAX || m & (m - 1) != 0 {
+                                many = true;
+                                break;
+                            }
+                            at = i * 64 + m.trailing_zeros() as usize;
+                        }
+                    }
+                    if many {
                         continue;
                     }
-                    let (in_a, in_b) = (digits(rest_a), digits(rest_b));
-                    for (only, other) in [(inside & !in_a, rest_b), (inside & !in_b, rest_a)] {
-                        if only == 0 {
-                            continue;
-                        }
-                        for &c in other.iter() {
-                            if s.value[c] == 0 && s.cand[c] & only != 0 {
-                                s.cand[c] &= !only;
-                                if s.cand[c] == 0 {
-                                    return false;
-                                }
-                                changed = true;
-                            }
-                        }
-                    }
-                }
-            }
-            for cage in &self.cages {
-                let (mut placed_sum, mut placed, mut avail, mut open) = (0u32, 0u16, 0u16, 0usize);
-                for &c in &cage.cells {
-                    if s.value[c] != 0 {
-                        placed_sum += s.value[c] as u32;
-                        placed |= 1 << (s.value[c] - 1);
-                    } else {
-                        avail |= s.cand[c];
-                        open += 1;
-                    }
-                }
-                if placed_sum > cage.sum {
-                    return false;
-                }
-                let rest = (cage.sum - placed_sum) as usize;
-                if open == 0 {
-                    if rest != 0 {
+                    if at == usize::MAX {
                         return false;
                     }
-                    continue;
-                }
-                avail &= !placed;
-                let Some(masks) = self.combos[open].get(rest) else {
-                    return false;
-                };
-                // A set of digits fits if the open cells' candidates hold all of it and each
-                // open cell can take one of it.
-                let union = masks
-                    .iter()
-                    .filter(|&&m| {
-                        m & !avail == 0
-                            && cage
-                                .cells
-                                .iter()
-                                .all(|&c| s.value[c] != 0 || s.cand[c] & m != 0)
-                    })
-                    .fold(0u16, |u, &m| u | m);
-                if union == 0 {
-                    return false;
-                }
-                for &c in &cage.cells {
-                    if s.value[c] == 0 && s.cand[c] & !union != 0 {
-                        s.cand[c] &= union;
-                        if s.cand[c] == 0 {
+                    if s.solved[at >> 6] >> (at & 63) & 1 == 0 {
+                        if !self.place(s, at, d) {
                             return false;
                         }
                         changed = true;
                     }
                 }
+            }
+            if changed {
+                continue;
+            }
+            // Locked candidates: a digit that one house can only hold where it crosses another
+            // is taken from the rest of the other (pointing and claiming, for any two houses).
+            // A digit whose cells are as they were at the last pass has nothing new to give.
+            for d in 0..n {
+                if s.cand[d] == locked_seen[d] {
+                    continue;
+                }
+                let c = &mut s.cand[d];
+                for [shared, rest_a, rest_b] in &self.crossings {
+                    if !shared.meets(c) {
+                        continue;
+                    }
+                    let (in_a, in_b) = (rest_a.meets(c), rest_b.meets(c));
+                    if in_a != in_b {
+                        if in_a {
+                            rest_a.clear_from(c);
+                        } else {
+                            rest_b.clear_from(c);
+                        }
+                        changed = true;
+                    }
+                }
+                locked_seen[d] = *c;
+            }
+            if !self.cage_sums(s, &mut changed) {
+                return false;
             }
             if !changed {
                 return true;
@@ -331,13 +525,102 @@ impl Engine {
         }
     }
 
+    /// Each killer cage keeps only the digits of the sets that can still make its sum; false
+    /// on a contradiction.
+    fn cage_sums(&self, s: &mut State<W>, changed: &mut bool) -> bool {
+        let (mut masks, mut opens) = ([0u16; 16], [0u16; 16]);
+        for cage in &self.cages {
+            let (mut placed_sum, mut placed, mut avail, mut open) = (0u32, 0u16, 0u16, 0usize);
+            for (k, &c) in cage.cells.iter().enumerate() {
+                let m = self.digits(s, c);
+                masks[k] = m;
+                if s.solved[c >> 6] >> (c & 63) & 1 == 1 {
+                    placed_sum += m.trailing_zeros() + 1;
+                    placed |= m;
+                } else {
+                    avail |= m;
+                    opens[open] = m;
+                    open += 1;
+                }
+            }
+            if placed_sum > cage.sum {
+                return false;
+            }
+            let rest = (cage.sum - placed_sum) as usize;
+            if open == 0 {
+                if rest != 0 {
+                    return false;
+                }
+                continue;
+            }
+            avail &= !placed;
+            let Some(sets) = self.combos[open].get(rest) else {
+                return false;
+            };
+            let opens = &opens[..open];
+            // A set of digits fits if the open cells' candidates hold all of it and each open
+            // cell can take one of it.
+            let (union, common) = sets
+                .iter()
+                .filter(|&&m| m & !avail == 0 && opens.iter().all(|&c| c & m != 0))
+                .fold((0u16, u16::MAX), |(u, i), &m| (u | m, i & m));
+            if union == 0 {
+                return false;
+            }
+            // A digit every such set holds is in the cage once: a cell that sees all the
+            // cage's cells that can take it cannot.
+            for d in bits_of(common) {
+                let mut seen = self.all;
+                for (k, &c) in cage.cells.iter().enumerate() {
+                    if masks[k] >> d & 1 == 1 && s.solved[c >> 6] >> (c & 63) & 1 == 0 {
+                        for i in 0..W {
+                            seen[i] &= self.peers[c][i];
+                        }
+                    }
+                }
+                for i in 0..W {
+                    if s.cand[d][i] & seen[i] != 0 {
+                        s.cand[d][i] &= !seen[i];
+                        *changed = true;
+                    }
+                }
+            }
+            for (k, &c) in cage.cells.iter().enumerate() {
+                let off = masks[k] & !union;
+                if off != 0 && s.solved[c >> 6] >> (c & 63) & 1 == 0 {
+                    for d in bits_of(off) {
+                        s.cand[d][c >> 6] &= !(1 << (c & 63));
+                    }
+                    *changed = true;
+                }
+            }
+        }
+        true
+    }
+
+    /// The open cell with the fewest candidates.
+    fn narrowest(&self, s: &State<W>) -> usize {
+        let (_, twos, threes) = self.planes(s);
+        for i in 0..W {
+            let two = self.all[i] & !s.solved[i] & twos[i] & !threes[i];
+            if two != 0 {
+                return i * 64 + two.trailing_zeros() as usize;
+            }
+        }
+        let cells = self.peers.len();
+        (0..cells)
+            .filter(|&c| s.solved[c >> 6] >> (c & 63) & 1 == 0)
+            .min_by_key(|&c| self.digits(s, c).count_ones())
+            .expect("an open cell")
+    }
+
     fn random(
         &self,
-        mut s: State,
+        mut s: State<W>,
         rng: &mut impl Rng,
         deadline: Instant,
         nodes: &mut u64,
-    ) -> Option<Vec<u8>> {
+    ) -> Option<State<W>> {
         *nodes += 1;
         if nodes.is_multiple_of(1024) && Instant::now() >= deadline {
             return None;
@@ -345,16 +628,14 @@ impl Engine {
         if !self.propagate(&mut s) {
             return None;
         }
-        if s.left == 0 {
-            return Some(s.value);
+        if s.solved == self.all {
+            return Some(s);
         }
-        let cell = self.branch(&s);
-        let mut digits: Vec<u8> = (1..=16)
-            .filter(|d| s.cand[cell] >> (d - 1) & 1 == 1)
-            .collect();
+        let cell = self.narrowest(&s);
+        let mut digits: Vec<usize> = bits_of(self.digits(&s, cell)).collect();
         digits.shuffle(rng);
         for d in digits {
-            let mut t = s.clone();
+            let mut t = s;
             if self.place(&mut t, cell, d) {
                 if let Some(found) = self.random(t, rng, deadline, nodes) {
                     return Some(found);
@@ -367,78 +648,59 @@ impl Engine {
         None
     }
 
-    /// The open cell with the fewest candidates.
-    fn branch(&self, s: &State) -> usize {
-        (0..s.cand.len())
-            .filter(|&c| s.value[c] == 0)
-            .min_by_key(|&c| s.cand[c].count_ones())
-            .expect("an open cell")
-    }
-
-    fn search(&self, mut s: State, limit: usize, out: &mut VariantCount) {
-        if !self.propagate(&mut s) {
+    fn search(&self, mut s: State<W>, limit: usize, out: &mut Found) {
+        if out.done(limit) || !self.propagate(&mut s) {
             return;
         }
-        if s.left == 0 {
-            out.count += 1;
-            if out.solution.is_none() {
-                out.solution = Some(s.value);
-            }
+        if s.solved == self.all {
+            out.solutions.push(self.values(&s));
             return;
         }
-        // Branch on the open cell with the fewest candidates, or on the places of a digit in
-        // a house when some digit has fewer places than that cell has digits.
-        let cell = self.branch(&s);
-        let mut options: Vec<(usize, u8)> = Vec::new();
-        let width = s.cand[cell].count_ones() as usize;
+        // Branch on a cell with two candidates; else on the places of a digit in a house when
+        // some digit has fewer places than the narrowest cell has digits; else on that cell.
+        let cell = self.narrowest(&s);
+        let width = self.digits(&s, cell).count_ones();
+        let mut options: [(usize, usize); 16] = [(0, 0); 16];
+        let mut len = 0;
         if width > 2 {
-            let mut best: Option<(usize, u8, usize)> = None;
+            let mut best: Option<(usize, usize, u32)> = None;
             for (h, house) in self.houses.iter().enumerate() {
-                let placed = house.iter().fold(0u16, |m, &c| {
-                    m | if s.value[c] != 0 {
-                        1 << (s.value[c] - 1)
-                    } else {
-                        0
-                    }
-                });
-                let mut open = self.full & !placed;
-                while open != 0 {
-                    let bit = open & open.wrapping_neg();
-                    open &= open - 1;
-                    let places = house
-                        .iter()
-                        .filter(|&&c| s.value[c] == 0 && s.cand[c] & bit != 0)
-                        .count();
-                    if places < width && best.is_none_or(|b| places < b.2) {
-                        best = Some((h, bit.trailing_zeros() as u8 + 1, places));
+                for d in 0..self.n {
+                    let places: u32 = (house.lo..house.hi)
+                        .map(|i| (s.cand[d][i] & house.bits[i] & !s.solved[i]).count_ones())
+                        .sum();
+                    if places >= 2 && places < width && best.is_none_or(|b| places < b.2) {
+                        best = Some((h, d, places));
                     }
                 }
             }
             if let Some((h, d, _)) = best {
-                let bit = 1u16 << (d - 1);
-                options = self.houses[h]
-                    .iter()
-                    .filter(|&&c| s.value[c] == 0 && s.cand[c] & bit != 0)
-                    .map(|&c| (c, d))
-                    .collect();
+                let house = &self.houses[h];
+                for i in house.lo..house.hi {
+                    let mut m = s.cand[d][i] & house.bits[i] & !s.solved[i];
+                    while m != 0 {
+                        options[len] = (i * 64 + m.trailing_zeros() as usize, d);
+                        len += 1;
+                        m &= m - 1;
+                    }
+                }
             }
         }
-        if options.is_empty() {
-            let mut digits = s.cand[cell];
-            while digits != 0 {
-                options.push((cell, digits.trailing_zeros() as u8 + 1));
-                digits &= digits - 1;
+        if len == 0 {
+            for d in bits_of(self.digits(&s, cell)) {
+                options[len] = (cell, d);
+                len += 1;
             }
         }
-        for (i, (c, d)) in options.into_iter().enumerate() {
+        for (i, &(c, d)) in options[..len].iter().enumerate() {
             if i > 0 {
                 out.guesses += 1;
             }
-            let mut t = s.clone();
+            let mut t = s;
             if self.place(&mut t, c, d) {
                 self.search(t, limit, out);
             }
-            if out.count >= limit {
+            if out.done(limit) {
                 return;
             }
         }
