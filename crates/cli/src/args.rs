@@ -25,8 +25,8 @@ pub fn parse_givens(s: &str) -> std::result::Result<(usize, usize), String> {
     if a > b {
         return Err(format!("the range '{s}' is empty: {a} is more than {b}"));
     }
-    if b > 81 {
-        return Err(format!("'{s}': a puzzle has at most 81 givens"));
+    if b > 256 {
+        return Err(format!("'{s}': a puzzle has at most 256 givens (16x16)"));
     }
     Ok((a, b))
 }

@@ -52,7 +52,7 @@ enum Command {
     /// Solve puzzles, reporting for each whether its solution is unique.
     Solve(solve::SolveArgs),
     /// Make puzzles (初盘) with a unique solution: givens, symmetry, minimality.
-    Generate(generate::GenerateArgs),
+    Generate(Box<generate::GenerateArgs>),
     /// Check a puzzle file: validity, solution count, minimality, givens, symmetry, repeats.
     Check(check::CheckArgs),
     /// Rate puzzles on the Sudoku Explainer scale (ER/EP/ED) with their band and techniques.

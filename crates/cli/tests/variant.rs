@@ -273,3 +273,177 @@ fn f_puzzles_documents_and_links_are_solved_each_by_its_own_rules() {
         "{stderr}"
     );
 }
+
+/// `shudu generate` with the arguments, its standard output's lines.
+fn generated(args: &[&str]) -> Vec<String> {
+    let out = shudu().arg("generate").args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn generated_variant_puzzles_solve_back_to_their_solutions() {
+    // Line format: each puzzle and its solution, solved again by `shudu solve` under the same
+    // rules, which must find that solution and only it; the rules are checked here too.
+    let cases: [(&[&str], usize, bool, bool); 3] = [
+        (&["--size", "4"], 4, false, false),
+        (&["--size", "6", "--variant", "x"], 6, true, false),
+        (
+            &["--variant", "x,anti-knight", "--symmetry", "rot180"],
+            9,
+            true,
+            true,
+        ),
+    ];
+    for (args, n, x, knight) in cases {
+        let lines = generated(&[&["-n", "4", "--seed", "7", "--with-solution"], args].concat());
+        assert_eq!(lines.len(), 4, "{args:?}");
+        for line in &lines {
+            let (puzzle, solution) = line.split_once(' ').unwrap();
+            assert_eq!(puzzle.len(), n * n);
+            assert!(valid(n, solution, x, knight), "{args:?}: {solution}");
+            assert!(puzzle
+                .chars()
+                .zip(solution.chars())
+                .all(|(p, s)| p == '.' || p == s));
+            let out = shudu()
+                .arg("solve")
+                .args(
+                    args.iter()
+                        .filter(|a| !a.starts_with("rot") && **a != "--symmetry"),
+                )
+                .arg(puzzle)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{args:?} {puzzle}");
+            assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), solution);
+        }
+    }
+    // The same seed makes the same puzzles whatever the thread count.
+    let one = generated(&["-n", "6", "--size", "6", "--seed", "3", "--threads", "1"]);
+    let two = generated(&["-n", "6", "--size", "6", "--seed", "3", "--threads", "2"]);
+    assert_eq!(one, two);
+    assert_eq!(
+        generated(&["-n", "3", "--size", "6", "--givens", "14", "--seed", "1"])
+            .iter()
+            .map(|l| l.chars().filter(|&c| c != '.').count())
+            .collect::<Vec<_>>(),
+        [14, 14, 14]
+    );
+}
+
+#[test]
+fn jigsaw_and_killer_are_written_as_f_puzzles_links_that_solve_uniquely() {
+    for args in [
+        &["--size", "6", "--variant", "jigsaw"][..],
+        &["--size", "6", "--variant", "killer", "--cages", "4"],
+        &["--size", "4", "--variant", "x", "--fpuzzles"],
+        &["--size", "6", "--variant", "killer", "--givens", "2..6"],
+    ] {
+        let lines = generated(&[&["-n", "3", "--seed", "11"], args].concat());
+        assert_eq!(lines.len(), 3);
+        for link in &lines {
+            assert!(link.starts_with("https://f-puzzles.com/?load="), "{link}");
+            shudu()
+                .args(["solve", "--fpuzzles", link])
+                .assert()
+                .success();
+        }
+    }
+    // Killer: cages only by default; no single-cell cage stands in for a given.
+    let link = &generated(&[
+        "-n",
+        "1",
+        "--size",
+        "6",
+        "--variant",
+        "killer",
+        "--seed",
+        "2",
+    ])[0];
+    let json = shudu_core::variant::fpuzzles::from_link(link).unwrap();
+    assert_eq!(json.givens(), 0);
+    assert!(json
+        .rules()
+        .cages()
+        .iter()
+        .all(|c| (2..=5).contains(&c.cells.len())));
+}
+
+#[test]
+fn variant_generation_refuses_what_it_cannot_do_and_says_what_it_found() {
+    for (args, expected) in [
+        (
+            &["--size", "6", "--difficulty", "hard"][..],
+            "--difficulty: not for --size or --variant puzzles yet",
+        ),
+        (
+            &["--size", "6", "--givens", "40"],
+            "a 6x6 puzzle has 36 cells",
+        ),
+        (
+            &["--variant", "x", "--cages", "3"],
+            "--cages: only for killer puzzles",
+        ),
+        (
+            &["--variant", "killer", "--cages", "12"],
+            "cages of at most 12 cells: expected 2 to 9",
+        ),
+        (&["--variant", "hexagon"], "unknown variant 'hexagon'"),
+        (&["--size", "7"], "--size"),
+        (
+            &["--givens", "90"],
+            "a puzzle has at most 81 givens, not 90",
+        ),
+    ] {
+        let out = shudu()
+            .arg("generate")
+            .args(["-n", "1", "--seed", "1"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    // A budget that runs out: what was found is written, and the shortfall said.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.txt");
+    std::fs::write(&file, "old\n").unwrap();
+    let out = shudu()
+        .args([
+            "generate",
+            "-n",
+            "500",
+            "--size",
+            "16",
+            "--timeout",
+            "300ms",
+            "--seed",
+            "1",
+        ])
+        .arg("-o")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("found ") && err.contains(" of 500 puzzles: the time budget"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text == "old\n" || text.lines().all(|l| l.len() == 256),
+        "{text}"
+    );
+}

@@ -2,7 +2,7 @@
 //! `scripts/bench --only variants` runs it for BENCHMARKS.md.
 //!
 //! `variant_probe generate SIZE COUNT [x] [windoku] [anti-knight] [anti-king] [jigsaw]
-//! [killer=MAX] [cages-only] [givens=LOW]`: COUNT puzzles, seeds 0..COUNT, a deadline of 60 s each; prints
+//! [jigsaw-each] [killer=MAX] [cages-only] [givens=LOW]`: COUNT puzzles, seeds 0..COUNT, a deadline of 60 s each; prints
 //! `puzzles cpu_seconds median_ms max_ms mean_givens` (the total in CPU time, each puzzle's in
 //! wall time: the kernel's CPU clock here ticks every 4 ms, too coarse for one puzzle).
 //!
@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use shudu_core::variant::{
-    count_solutions, generate, random_regions, Rules, VariantConfig, VariantPuzzle, VariantSolver,
+    count_solutions, generate, generate_jigsaw, random_regions, Rules, VariantConfig,
+    VariantPuzzle, VariantSolver,
 };
 
 fn cpu() -> f64 {
@@ -31,8 +32,10 @@ fn main() {
     let count: u64 = args[3].parse().expect("COUNT");
     let mut rules = Rules::classic(n).expect("a size with boxes");
     let mut config = VariantConfig::new(&rules);
+    let mut fresh_layouts = false;
     for a in &args[4..] {
         match a.as_str() {
+            "jigsaw-each" => fresh_layouts = true,
             "x" => rules = rules.with_diagonals(),
             "windoku" => rules = rules.with_windoku().expect("size 9"),
             "anti-knight" => rules = rules.with_anti_knight(),
@@ -62,12 +65,13 @@ fn main() {
     let mut puzzles: Vec<VariantPuzzle> = Vec::new();
     for seed in 0..count {
         let t = Instant::now();
-        let p = generate(
-            &rules,
-            &config,
-            seed,
-            Instant::now() + Duration::from_secs(60),
-        )
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let p = if fresh_layouts {
+            // A layout of its own for each puzzle, as `shudu generate --variant jigsaw` makes.
+            generate_jigsaw(&rules, &config, seed, deadline)
+        } else {
+            generate(&rules, &config, seed, deadline)
+        }
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         times.push(t.elapsed().as_secs_f64());
         puzzles.push(p);

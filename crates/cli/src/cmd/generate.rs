@@ -40,7 +40,8 @@ pub struct GenerateArgs {
     /// different seeds do not combine).
     #[arg(long, value_name = "I/N", value_parser = parse_shard, requires = "seed")]
     shard: Option<Shard>,
-    /// Exactly K givens (17 to 81), or a range A..B.
+    /// Exactly K givens (17 to 81), or a range A..B. For other sizes and variants any number
+    /// up to the cells of the grid (0 for a killer of cages only, the default).
     #[arg(long, value_name = "K|A..B", value_parser = parse_givens)]
     givens: Option<(usize, usize)>,
     /// Symmetry of the givens' pattern: none, rot180, rot90, mirror-h, mirror-v, mirror-both,
@@ -124,6 +125,48 @@ pub struct GenerateArgs {
     print: Option<PathBuf>,
     #[command(flatten)]
     layout: super::print::LayoutArgs,
+    /// Size of the puzzles: 4, 6, 8, 9, 12 or 16 (boxes of 2x2, 2x3, 2x4, 3x3, 3x4, 4x4),
+    /// made by the general engine (docs/variants.md).
+    #[arg(long, default_value_t = 9, value_name = "N")]
+    size: usize,
+    /// Variant rules, comma-separated: x (both diagonals), windoku, anti-knight, anti-king,
+    /// jigsaw (a random layout of regions for each puzzle), killer (cages with sums; no givens
+    /// unless --givens asks for some).
+    #[arg(long, value_delimiter = ',', value_name = "V[,V...]")]
+    variant: Vec<String>,
+    /// Killer cages of at most this many cells (2 to the size; default 5, or the size when
+    /// smaller).
+    #[arg(long, value_name = "K", requires = "variant")]
+    cages: Option<usize>,
+    /// Write each puzzle as an f-puzzles link (https://f-puzzles.com/?load=..., which
+    /// SudokuPad opens too) instead of the line format. Jigsaw and killer puzzles, whose
+    /// regions and cages the line format cannot hold, are always written so.
+    #[arg(long)]
+    fpuzzles: bool,
+}
+
+impl GenerateArgs {
+    /// The options of classic generation that the variant path does not take, by name.
+    fn classic_only(&self) -> Vec<&'static str> {
+        let mut used = Vec::new();
+        for (on, name) in [
+            (self.difficulty.is_some(), "--difficulty"),
+            (self.rating.is_some(), "--rating"),
+            (self.needs.is_some(), "--needs"),
+            (self.without.is_some(), "--without"),
+            (self.automorphic, "--automorphic"),
+            (self.shard.is_some(), "--shard"),
+            (!self.unique, "--unique false"),
+            (self.stats, "--stats"),
+            (self.print.is_some(), "--print"),
+            (!matches!(self.format, FormatArg::Line), "--format"),
+        ] {
+            if on {
+                used.push(name);
+            }
+        }
+        used
+    }
 }
 
 fn parse_symmetry(s: &str) -> std::result::Result<Symmetry, String> {
@@ -164,6 +207,34 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         .count
         .expect("clap requires --count without --list-techniques");
     io::set_threads(args.threads, count as usize)?;
+    if args.size != 9 || !args.variant.is_empty() || args.fpuzzles {
+        let used = args.classic_only();
+        if !used.is_empty() {
+            anyhow::bail!(
+                "{}: not for --size or --variant puzzles yet (the general engine digs unique \
+                 puzzles with --givens, --symmetry and --minimal; it does not rate them)",
+                used.join(", ")
+            );
+        }
+        let variants = super::variant::Variants::parse(args.size, &args.variant)?;
+        let request = super::variant::Request {
+            count: count as usize,
+            givens: args.givens,
+            symmetry: args.symmetry,
+            minimal: args.minimal,
+            cages: args.cages,
+            seed: args.seed.unwrap_or_else(rand::random),
+            timeout: args.timeout.map_or(Some(DEFAULT_TIMEOUT), |t| t.0),
+            links: args.fpuzzles,
+            with_solution: args.with_solution,
+        };
+        return super::variant::generate(&variants, &request, args.output.as_deref());
+    }
+    if let Some((_, b)) = args.givens.filter(|&(_, b)| b > 81) {
+        anyhow::bail!(
+            "--givens: a puzzle has at most 81 givens, not {b} (9x9; --size sets another size)"
+        );
+    }
     let config = GenerateConfig {
         givens: args.givens,
         symmetry: args.symmetry,

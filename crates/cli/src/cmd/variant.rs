@@ -1,46 +1,233 @@
-//! The variant path of `shudu solve` (`--size N`, `--variant x,windoku,anti-knight,anti-king`):
-//! puzzles in the line format extended to every size, solved by the general engine
+//! The variant paths of `shudu solve` and `shudu generate` (`--size N`, `--variant
+//! x,windoku,anti-knight,anti-king,jigsaw,killer`, `--fpuzzles`): puzzles in the line format
+//! extended to every size or as f-puzzles links, solved and made by the general engine
 //! (`shudu_core::variant`, docs/variants.md).
 
 use std::io::Write as _;
 use std::path::Path;
 
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
 use anyhow::{bail, Result};
-use shudu_core::variant::{count_solutions, digit_of, Rules, VariantPuzzle};
+use rayon::prelude::*;
+use shudu_core::generate::Symmetry;
+use shudu_core::variant::{
+    self, count_solutions, digit_of, Rules, VariantConfig, VariantGenerateError, VariantPuzzle,
+};
 
 use super::solve::Summary;
 use crate::io::{self, Output};
 
 /// The names `--variant` takes.
-pub const NAMES: &str = "x, windoku, anti-knight, anti-king";
+pub const NAMES: &str = "x, windoku, anti-knight, anti-king, jigsaw, killer";
 
-/// The rules of `--size` and `--variant`.
+/// The rules `--size` and `--variant` ask for; jigsaw regions and killer cages are made anew
+/// for each puzzle.
+pub struct Variants {
+    rules: Rules,
+    jigsaw: bool,
+    killer: bool,
+}
+
+impl Variants {
+    /// Reads `--size` and the names of `--variant`.
+    ///
+    /// # Errors
+    ///
+    /// A size without boxes, an unknown name, or Windoku on a size other than 9.
+    pub fn parse(size: usize, variants: &[String]) -> Result<Variants> {
+        let mut rules = Rules::classic(size).map_err(|e| anyhow::anyhow!("--size: {e}"))?;
+        let (mut jigsaw, mut killer) = (false, false);
+        for v in variants {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "x" | "diagonal" | "diagonals" => rules = rules.with_diagonals(),
+                "windoku" => {
+                    rules = rules
+                        .with_windoku()
+                        .map_err(|e| anyhow::anyhow!("--variant: {e}"))?
+                }
+                "anti-knight" => rules = rules.with_anti_knight(),
+                "anti-king" => rules = rules.with_anti_king(),
+                "jigsaw" => jigsaw = true,
+                "killer" => killer = true,
+                "classic" => {}
+                other => bail!(
+                    "--variant: unknown variant '{other}', expected a comma-separated list of {NAMES}"
+                ),
+            }
+        }
+        Ok(Variants {
+            rules,
+            jigsaw,
+            killer,
+        })
+    }
+}
+
+/// The rules of `--size` and `--variant` for `shudu solve`.
 ///
 /// # Errors
 ///
-/// A size without boxes, an unknown name, Windoku on a size other than 9, or jigsaw and killer,
-/// whose layouts the line format cannot hold.
+/// As [`Variants::parse`], and jigsaw or killer, whose layouts the line format cannot hold.
 pub fn rules(size: usize, variants: &[String]) -> Result<Rules> {
-    let mut rules = Rules::classic(size).map_err(|e| anyhow::anyhow!("--size: {e}"))?;
-    for v in variants {
-        rules = match v.trim().to_ascii_lowercase().as_str() {
-            "x" | "diagonal" | "diagonals" => rules.with_diagonals(),
-            "windoku" => rules
-                .with_windoku()
-                .map_err(|e| anyhow::anyhow!("--variant: {e}"))?,
-            "anti-knight" => rules.with_anti_knight(),
-            "anti-king" => rules.with_anti_king(),
-            "classic" => rules,
-            "jigsaw" | "killer" => bail!(
-                "--variant {v}: its regions or cages do not fit in the line format; give such \
-                 puzzles in the f-puzzles format (--fpuzzles), which holds them"
-            ),
-            other => bail!(
-                "--variant: unknown variant '{other}', expected a comma-separated list of {NAMES}"
-            ),
-        };
+    let v = Variants::parse(size, variants)?;
+    if v.jigsaw || v.killer {
+        let name = if v.jigsaw { "jigsaw" } else { "killer" };
+        bail!(
+            "--variant {name}: its regions or cages do not fit in the line format; give such \
+             puzzles in the f-puzzles format (--fpuzzles), which holds them"
+        );
     }
-    Ok(rules)
+    Ok(v.rules)
+}
+
+/// What `shudu generate --size/--variant` asks for.
+pub struct Request {
+    /// Puzzles to make.
+    pub count: usize,
+    /// `--givens`, if given.
+    pub givens: Option<(usize, usize)>,
+    /// `--symmetry`.
+    pub symmetry: Symmetry,
+    /// `--minimal`.
+    pub minimal: bool,
+    /// `--cages`: the largest killer cage.
+    pub cages: Option<usize>,
+    /// The batch's seed; item `i` is made from a seed of its own, so the output does not
+    /// depend on the thread count.
+    pub seed: u64,
+    /// The time budget of the whole run, if any.
+    pub timeout: Option<Duration>,
+    /// `--fpuzzles`: links for every puzzle.
+    pub links: bool,
+    /// `--with-solution`: the solution after each puzzle, on its line.
+    pub with_solution: bool,
+}
+
+/// Puzzles made a parallel batch, written in order as each batch ends.
+const BATCH: usize = 64;
+
+/// `shudu generate` for other sizes and variants: unique puzzles from the general engine, one
+/// a line (the line format, or an f-puzzles link when asked or when the rules need one).
+///
+/// # Errors
+///
+/// A request that cannot be met (too few givens, cages out of range, rules with no solution),
+/// or output that cannot be written; a run cut short by the time budget writes what it found
+/// and returns a non-zero exit code.
+pub fn generate(v: &Variants, r: &Request, output: Option<&Path>) -> Result<ExitCode> {
+    let n = v.rules.size();
+    let cells = n * n;
+    if r.cages.is_some() && !v.killer {
+        bail!("--cages: only for killer puzzles (--variant killer)");
+    }
+    let givens = match r.givens {
+        Some((_, b)) if b > cells => {
+            bail!(
+                "--givens: a {n}x{n} puzzle has {cells} cells, so at most {cells} givens, not {b}"
+            )
+        }
+        Some(g) => g,
+        None if v.killer => (0, 0),
+        None => (0, cells),
+    };
+    let config = VariantConfig {
+        givens,
+        symmetry: r.symmetry,
+        minimal: r.minimal,
+        killer: v.killer.then(|| r.cages.unwrap_or(5.min(n))),
+    };
+    let start = Instant::now();
+    // No budget: a deadline decades away.
+    let deadline = start + r.timeout.unwrap_or(Duration::from_secs(1 << 30));
+    let mut out = Output::create(output)?;
+    let mut found = 0;
+    let mut buf = String::new();
+    let items: Vec<usize> = (0..r.count).collect();
+    for batch in items.chunks(BATCH) {
+        let made: Vec<std::result::Result<VariantPuzzle, VariantGenerateError>> = batch
+            .par_iter()
+            .map(|&item| make(v, &config, seed_of(r.seed, item), deadline))
+            .collect();
+        let mut stop = None;
+        for m in made {
+            match m {
+                Ok(p) => {
+                    buf.push_str(&written(&p, v.jigsaw || v.killer || r.links));
+                    if r.with_solution {
+                        let solution = count_solutions(&p, 1).solution.expect("a unique puzzle");
+                        let solved = VariantPuzzle::new(p.rules().clone(), solution)
+                            .expect("digits of the size");
+                        buf.push(' ');
+                        buf.push_str(&solved.to_line());
+                    }
+                    buf.push('\n');
+                    found += 1;
+                }
+                Err(e) => {
+                    stop = Some(e);
+                    break;
+                }
+            }
+        }
+        out.write_all(buf.as_bytes())?;
+        buf.clear();
+        match stop {
+            None => {}
+            Some(VariantGenerateError::Timeout { .. }) => break,
+            Some(e) => {
+                out.abandon()?;
+                bail!("cannot generate these puzzles: {e}");
+            }
+        }
+    }
+    if found == 0 {
+        out.abandon()?;
+    } else {
+        out.finish()?;
+    }
+    if found < r.count {
+        let budget = r.timeout.map_or_else(String::new, |t| format!(" of {t:?}"));
+        eprintln!(
+            "shudu: found {found} of {}: the time budget{budget} ran out (--timeout sets it; \
+             --timeout none searches without limit)",
+            shudu_core::error::counted(r.count, "puzzle")
+        );
+        return Ok(ExitCode::from(crate::exit::NOT_UNIQUE));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One puzzle: for jigsaw, on a random layout of its own.
+fn make(
+    v: &Variants,
+    config: &VariantConfig,
+    seed: u64,
+    deadline: Instant,
+) -> std::result::Result<VariantPuzzle, VariantGenerateError> {
+    if v.jigsaw {
+        variant::generate_jigsaw(&v.rules, config, seed, deadline)
+    } else {
+        variant::generate(&v.rules, config, seed, deadline)
+    }
+}
+
+/// The seed of item `item` of a batch (SplitMix64 of the two).
+fn seed_of(seed: u64, item: usize) -> u64 {
+    let mut z = seed ^ (item as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A puzzle as written: an f-puzzles link, or the line format.
+fn written(p: &VariantPuzzle, link: bool) -> String {
+    if link {
+        variant::fpuzzles::to_link(p, None)
+    } else {
+        p.to_line()
+    }
 }
 
 /// Whether an argument that names no file is one puzzle typed inline: a line of symbols, an

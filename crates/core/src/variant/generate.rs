@@ -108,6 +108,40 @@ fn orbits(n: usize, symmetry: Symmetry) -> Vec<Vec<usize>> {
     out
 }
 
+/// A puzzle on a random jigsaw layout of its own ([`random_regions`] over `base`'s size, with
+/// `base`'s other rules): a layout whose solution the search does not find within a few
+/// thousand nodes (some have none, and proving so can take minutes) is swapped for another.
+pub fn generate_jigsaw(
+    base: &Rules,
+    config: &VariantConfig,
+    seed: u64,
+    deadline: Instant,
+) -> Result<VariantPuzzle, VariantGenerateError> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut attempts = 0;
+    loop {
+        if Instant::now() >= deadline {
+            return Err(VariantGenerateError::Timeout { attempts });
+        }
+        attempts += 1;
+        let layout = base
+            .clone()
+            .with_regions(random_regions(base.size(), &mut rng))
+            .expect("random regions are connected and even");
+        let solver = VariantSolver::new(&layout);
+        if solver
+            .random_solution_within(&mut rng, deadline, 20 * layout.cells() as u64)
+            .is_none()
+        {
+            continue;
+        }
+        match generate(&layout, config, rng.random(), deadline) {
+            Err(VariantGenerateError::NoSolution(_)) => continue,
+            other => return other,
+        }
+    }
+}
+
 /// Whether `cells`, dug from `solution` at `removed`, still has only that solution.
 fn unique(solver: &VariantSolver, cells: &[u8], solution: &[u8], removed: &[usize]) -> bool {
     let removed: Vec<(usize, u8)> = removed.iter().map(|&c| (c, solution[c])).collect();

@@ -43,7 +43,9 @@ mod puzzle;
 mod rules;
 mod solve;
 
-pub use generate::{generate, random_regions, VariantConfig, VariantGenerateError};
+pub use generate::{
+    generate, generate_jigsaw, random_regions, VariantConfig, VariantGenerateError,
+};
 pub use puzzle::{digit_of, symbol, LineError, VariantPuzzle};
 pub use rules::{Cage, Rules, RulesError, MAX_SIZE};
 pub use solve::{count_solutions, is_solution, random_solution, VariantCount, VariantSolver};

@@ -90,9 +90,20 @@ impl VariantSolver {
     /// A random solution of the empty grid (digits tried in a random order at every branch),
     /// or `None` if there is none or `deadline` passes first.
     pub fn random_solution(&self, rng: &mut impl Rng, deadline: Instant) -> Option<Vec<u8>> {
+        self.random_solution_within(rng, deadline, u64::MAX)
+    }
+
+    /// As [`random_solution`](Self::random_solution), giving up after `max_nodes` nodes of the
+    /// search (a count, so the same on every machine).
+    pub(crate) fn random_solution_within(
+        &self,
+        rng: &mut impl Rng,
+        deadline: Instant,
+        max_nodes: u64,
+    ) -> Option<Vec<u8>> {
         dispatch!(self, e => {
             let mut nodes = 0u64;
-            e.random(e.empty(), rng, deadline, &mut nodes).map(|s| e.values(&s))
+            e.random(e.empty(), rng, (deadline, max_nodes), &mut nodes).map(|s| e.values(&s))
         })
     }
 }
@@ -618,11 +629,11 @@ impl<const W: usize> Engine<W> {
         &self,
         mut s: State<W>,
         rng: &mut impl Rng,
-        deadline: Instant,
+        (deadline, max_nodes): (Instant, u64),
         nodes: &mut u64,
     ) -> Option<State<W>> {
         *nodes += 1;
-        if nodes.is_multiple_of(1024) && Instant::now() >= deadline {
+        if *nodes > max_nodes || nodes.is_multiple_of(1024) && Instant::now() >= deadline {
             return None;
         }
         if !self.propagate(&mut s) {
@@ -637,11 +648,11 @@ impl<const W: usize> Engine<W> {
         for d in digits {
             let mut t = s;
             if self.place(&mut t, cell, d) {
-                if let Some(found) = self.random(t, rng, deadline, nodes) {
+                if let Some(found) = self.random(t, rng, (deadline, max_nodes), nodes) {
                     return Some(found);
                 }
             }
-            if Instant::now() >= deadline {
+            if *nodes > max_nodes || Instant::now() >= deadline {
                 return None;
             }
         }
