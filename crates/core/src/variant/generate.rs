@@ -189,11 +189,33 @@ pub fn random_regions(n: usize, rng: &mut impl Rng) -> Vec<u8> {
         let Some(&x) = give.choose(rng) else { continue };
         next[a] = to;
         next[x] = from;
-        if base.clone().with_regions(next.clone()).is_ok() {
+        // Only the two regions that traded can have come apart.
+        if region_connected(n, &next, from) && region_connected(n, &next, to) {
             reg = next;
         }
     }
     reg
+}
+
+/// Whether the cells of region `id` in layout `reg` (`n`×`n`) are orthogonally connected.
+fn region_connected(n: usize, reg: &[u8], id: u8) -> bool {
+    let Some(first) = reg.iter().position(|&r| r == id) else {
+        return true;
+    };
+    let mut seen = [false; 256];
+    let mut todo = vec![first];
+    seen[first] = true;
+    let mut reached = 1;
+    while let Some(c) = todo.pop() {
+        for d in adjacent(n, c) {
+            if reg[d] == id && !seen[d] {
+                seen[d] = true;
+                reached += 1;
+                todo.push(d);
+            }
+        }
+    }
+    reached == reg.iter().filter(|&&r| r == id).count()
 }
 
 /// One puzzle under `rules` (with killer, the rules gain the cages), or why none was found
@@ -388,6 +410,48 @@ fn adjacent(n: usize, c: usize) -> impl Iterator<Item = usize> {
     .flatten()
 }
 
+/// The nodes a check of cages alone may visit, a cell of the grid.
+const NODES_A_CELL: u64 = 4;
+
+/// Solutions a check of cages alone looks for: ours and others to rule out in one round.
+const ALTERNATIVES: usize = 8;
+
+/// Cage `g` cut in two connected parts of `smallest` cells or more, at random; with `apart`
+/// (ours, another solution), only a cut whose parts' sums differ between the two.
+fn cut_apart(
+    n: usize,
+    g: &[usize],
+    smallest: usize,
+    apart: Option<(&[u8], &[u8])>,
+    rng: &mut impl Rng,
+) -> Option<(Vec<usize>, Vec<usize>)> {
+    if g.len() < 2 * smallest {
+        return None;
+    }
+    for _ in 0..4 * g.len() {
+        let size = rng.random_range(smallest..=g.len() - smallest);
+        let mut part = vec![*g.choose(rng).expect("a cell")];
+        while part.len() < size {
+            let next: Vec<usize> = part
+                .iter()
+                .flat_map(|&x| adjacent(n, x))
+                .filter(|d| g.contains(d) && !part.contains(d))
+                .collect();
+            let Some(&d) = next.choose(rng) else { break };
+            part.push(d);
+        }
+        let rest: Vec<usize> = g.iter().copied().filter(|x| !part.contains(x)).collect();
+        let sum = |s: &[u8]| part.iter().map(|&x| s[x] as u32).sum::<u32>();
+        if part.len() == size
+            && super::rules::connected(n, &rest)
+            && apart.is_none_or(|(a, b)| sum(a) != sum(b))
+        {
+            return Some((part, rest));
+        }
+    }
+    None
+}
+
 /// Cages alone, with no givens, that leave `solution` the only one: the grid cut at random
 /// into cages of 2 to `max` cells, then, while the cages allow a second solution, a cage where
 /// the two differ is cut in two parts whose sums tell them apart (which rules that solution
@@ -404,11 +468,11 @@ fn cages_alone(
     let cells = n * n;
     let empty = vec![0u8; cells];
     // A check that runs long means cages too hard for the solver's logic (and for a player):
-    // a fresh cut of a fresh grid is cheaper than finishing it.
-    let check = |groups: &[Vec<usize>]| {
-        let budget = crate::time::Duration::from_micros(300 * cells as u64);
+    // a fresh cut of a fresh grid is cheaper than finishing it. The budget is in nodes, so the
+    // same seed makes the same puzzle on any machine.
+    let check = |groups: &[Vec<usize>], limit: usize| {
         let solver = VariantSolver::new(&build(rules, solution, groups));
-        solver.solutions(&empty, 2, deadline.min(Instant::now() + budget))
+        solver.solutions_within(&empty, limit, deadline, NODES_A_CELL * cells as u64)
     };
     // A random cut: each cage grown from a random free cell to a random size.
     let mut owner = vec![usize::MAX; cells];
@@ -450,54 +514,49 @@ fn cages_alone(
         }
         i += 1;
     }
+    let mut loose = 0;
     loop {
         if Instant::now() >= deadline {
             return None;
         }
-        let found = check(&groups)?;
-        let Some(other) = found.iter().find(|s| s.as_slice() != solution) else {
-            break;
-        };
-        // Cut a cage where the two solutions differ into two connected parts whose sums differ
-        // between them; parts of one cell only when nothing else will do.
-        let mut differ: Vec<usize> = (0..cells).filter(|&c| other[c] != solution[c]).collect();
-        differ.shuffle(rng);
-        let mut cut = None;
-        'search: for smallest in [2, 1] {
-            for &c in &differ {
-                let k = groups.iter().position(|g| g.contains(&c)).expect("a cage");
-                let g = &groups[k];
-                if g.len() < 2 * smallest {
-                    continue;
-                }
-                for _ in 0..4 * g.len() {
-                    let size = rng.random_range(smallest..=g.len() - smallest);
-                    let mut part = vec![*g.choose(rng).expect("a cell")];
-                    while part.len() < size {
-                        let next: Vec<usize> = part
-                            .iter()
-                            .flat_map(|&x| adjacent(n, x))
-                            .filter(|d| g.contains(d) && !part.contains(d))
-                            .collect();
-                        let Some(&d) = next.choose(rng) else { break };
-                        part.push(d);
-                    }
-                    let rest: Vec<usize> =
-                        g.iter().copied().filter(|x| !part.contains(x)).collect();
-                    let sum = |s: &[u8]| part.iter().map(|&x| s[x] as u32).sum::<u32>();
-                    if part.len() == size
-                        && super::rules::connected(n, &rest)
-                        && sum(solution) != sum(other)
-                    {
-                        cut = Some((k, part, rest));
-                        break 'search;
-                    }
-                }
+        let Some(found) = check(&groups, ALTERNATIVES) else {
+            // Past the budget: cages too loose for the solver's logic. Cut the largest in two
+            // anywhere, a few times, before starting afresh.
+            loose += 1;
+            let k = (0..groups.len()).max_by_key(|&k| groups[k].len())?;
+            if loose > 3 || groups[k].len() < 4 {
+                return None;
             }
+            let (part, rest) = cut_apart(n, &groups[k], 2, None, rng)?;
+            groups[k] = part;
+            groups.push(rest);
+            continue;
+        };
+        let others: Vec<&Vec<u8>> = found.iter().filter(|s| s.as_slice() != solution).collect();
+        if others.is_empty() {
+            break;
         }
-        let (k, part, rest) = cut?;
-        groups[k] = part;
-        groups.push(rest);
+        // For each other solution the cages still allow, cut a cage where it differs from ours
+        // into two connected parts whose sums tell them apart; parts of one cell only when
+        // nothing else will do.
+        for other in others {
+            let sum = |g: &[usize], s: &[u8]| g.iter().map(|&x| s[x] as u32).sum::<u32>();
+            if groups.iter().any(|g| sum(g, other) != sum(g, solution)) {
+                continue;
+            }
+            let mut differ: Vec<usize> = (0..cells).filter(|&c| other[c] != solution[c]).collect();
+            differ.shuffle(rng);
+            let cut = [2, 1].into_iter().find_map(|smallest| {
+                differ.iter().find_map(|&c| {
+                    let k = groups.iter().position(|g| g.contains(&c)).expect("a cage");
+                    cut_apart(n, &groups[k], smallest, Some((solution, other)), rng)
+                        .map(|(part, rest)| (k, part, rest))
+                })
+            });
+            let (k, part, rest) = cut?;
+            groups[k] = part;
+            groups.push(rest);
+        }
     }
     // Single cells left join a neighbour while the solution stays unique.
     let mut i = 0;
@@ -514,7 +573,7 @@ fn cages_alone(
             let moved = next.remove(i);
             let j = if j > i { j - 1 } else { j };
             next[j].extend(moved);
-            if check(&next)?.len() == 1 {
+            if check(&next, 2)?.len() == 1 {
                 groups = next;
                 joined = true;
                 break;

@@ -83,7 +83,19 @@ impl VariantSolver {
 
     /// The solutions of `cells`, up to `limit` of them, or `None` if `deadline` passes first.
     pub fn solutions(&self, cells: &[u8], limit: usize, deadline: Instant) -> Option<Vec<Vec<u8>>> {
-        let found = dispatch!(self, e => e.count(cells, limit, Some(deadline)));
+        self.solutions_within(cells, limit, deadline, u64::MAX)
+    }
+
+    /// As [`solutions`](Self::solutions), giving up after `max_nodes` nodes of the search (a
+    /// count, so the same on every machine).
+    pub(crate) fn solutions_within(
+        &self,
+        cells: &[u8],
+        limit: usize,
+        deadline: Instant,
+        max_nodes: u64,
+    ) -> Option<Vec<Vec<u8>>> {
+        let found = dispatch!(self, e => e.count(cells, limit, Some((deadline, max_nodes))));
         (!found.late).then_some(found.solutions)
     }
 
@@ -144,7 +156,8 @@ struct Found {
     solutions: Vec<Vec<u8>>,
     guesses: u64,
     nodes: u64,
-    deadline: Option<Instant>,
+    /// The deadline and the most nodes to visit.
+    budget: Option<(Instant, u64)>,
     late: bool,
 }
 
@@ -163,8 +176,10 @@ impl Found {
             return true;
         }
         self.nodes += 1;
-        if let Some(deadline) = self.deadline {
-            if self.nodes.is_multiple_of(256) && Instant::now() >= deadline {
+        if let Some((deadline, max_nodes)) = self.budget {
+            if self.nodes > max_nodes
+                || self.nodes.is_multiple_of(256) && Instant::now() >= deadline
+            {
                 self.late = true;
             }
         }
@@ -219,22 +234,40 @@ impl<const W: usize> Mask<W> {
 struct State<const W: usize> {
     cand: [Set<W>; 16],
     solved: Set<W>,
+    /// For each house, the digits placed in it (bit `d - 1`).
+    placed: [u16; MAX_HOUSES],
 }
+
+/// Houses at most: 16 rows, 16 columns, 16 boxes or regions, 2 diagonals (Windoku's 4 boxes
+/// are 9×9 only).
+const MAX_HOUSES: usize = 50;
 
 struct KillerCage {
     cells: Vec<usize>,
     sum: u32,
 }
 
+/// A killer cage's cells as a mask too, for a quick look at whether they changed.
+struct CageMask<const W: usize> {
+    cells: Mask<W>,
+}
+
 struct Engine<const W: usize> {
     n: usize,
+    /// Every digit (bit `d - 1`).
+    full: u16,
     all: Set<W>,
     peers: Vec<Set<W>>,
     houses: Vec<Mask<W>>,
+    /// For each cell, the houses it is in.
+    houses_of: Vec<Vec<u8>>,
     /// Pairs of houses that share two cells or more: (the shared cells, the rest of the first,
     /// the rest of the second), for locked candidates.
     crossings: Vec<[Mask<W>; 3]>,
+    /// The two houses of each crossing.
+    crossing_houses: Vec<(u8, u8)>,
     cages: Vec<KillerCage>,
+    cage_masks: Vec<CageMask<W>>,
     /// `combos[k][s]`: the masks of `k` distinct digits that add up to `s`.
     combos: &'static [Vec<Vec<u16>>],
 }
@@ -310,23 +343,42 @@ impl<const W: usize> Engine<W> {
         let combos = if cages.is_empty() { &[][..] } else { combos(n) };
         let sets: Vec<Set<W>> = houses.iter().map(|h| set_of(h)).collect();
         let mut crossings = Vec::new();
+        let mut crossing_houses = Vec::new();
         for (i, a) in sets.iter().enumerate() {
-            for b in &sets[i + 1..] {
+            for (j, b) in sets.iter().enumerate().skip(i + 1) {
                 let shared: Set<W> = std::array::from_fn(|k| a[k] & b[k]);
                 if shared.iter().map(|w| w.count_ones()).sum::<u32>() >= 2 {
                     let rest =
                         |h: &Set<W>| Mask::from_bits(std::array::from_fn(|k| h[k] & !shared[k]));
                     crossings.push([Mask::from_bits(shared), rest(a), rest(b)]);
+                    crossing_houses.push((i as u8, j as u8));
                 }
             }
         }
         let all_cells: Vec<usize> = (0..cells).collect();
+        assert!(houses.len() <= MAX_HOUSES, "{} houses", houses.len());
         Engine {
             n,
+            full: ((1u32 << n) - 1) as u16,
             all: set_of(&all_cells),
             peers: rules.peers().iter().map(|p| set_of(p)).collect(),
             houses: houses.iter().map(|h| Mask::new(h)).collect(),
+            houses_of: (0..cells)
+                .map(|c| {
+                    (0..houses.len())
+                        .filter(|&h| houses[h].contains(&c))
+                        .map(|h| h as u8)
+                        .collect()
+                })
+                .collect(),
             crossings,
+            crossing_houses,
+            cage_masks: cages
+                .iter()
+                .map(|c| CageMask {
+                    cells: Mask::new(&c.cells),
+                })
+                .collect(),
             cages,
             combos,
         }
@@ -340,15 +392,16 @@ impl<const W: usize> Engine<W> {
         State {
             cand,
             solved: [0; W],
+            placed: [0; MAX_HOUSES],
         }
     }
 
-    fn count(&self, cells: &[u8], limit: usize, deadline: Option<Instant>) -> Found {
+    fn count(&self, cells: &[u8], limit: usize, budget: Option<(Instant, u64)>) -> Found {
         let mut out = Found {
             solutions: Vec::new(),
             guesses: 0,
             nodes: 0,
-            deadline,
+            budget,
             late: false,
         };
         let mut state = self.empty();
@@ -375,7 +428,7 @@ impl<const W: usize> Engine<W> {
                 solutions: Vec::new(),
                 guesses: 0,
                 nodes: 0,
-                deadline: None,
+                budget: None,
                 late: false,
             };
             self.search(s, 1, &mut out);
@@ -408,6 +461,9 @@ impl<const W: usize> Engine<W> {
             return false;
         }
         s.solved[w] |= b;
+        for &h in &self.houses_of[cell] {
+            s.placed[h as usize] |= 1 << d;
+        }
         for e in 0..self.n {
             s.cand[e][w] &= !b;
         }
@@ -436,6 +492,7 @@ impl<const W: usize> Engine<W> {
     fn propagate(&self, s: &mut State<W>) -> bool {
         let n = self.n;
         let mut locked_seen = [[0u64; W]; 16];
+        let mut cage_seen = vec![u64::MAX; self.cages.len()];
         loop {
             // Naked singles, and open cells left with no candidate.
             let (mut ones, mut twos) = ([0u64; W], [0u64; W]);
@@ -473,8 +530,8 @@ impl<const W: usize> Engine<W> {
             // Hidden singles, and houses where a digit has no place left. (No `count_ones`:
             // the build targets x86-64 without `popcnt`, where it is a dozen instructions.)
             let mut changed = false;
-            for h in &self.houses {
-                for d in 0..n {
+            for (k, h) in self.houses.iter().enumerate() {
+                for d in bits_of(self.full & !s.placed[k]) {
                     let (mut at, mut many) = (usize::MAX, false);
                     for i in h.lo..h.hi {
                         let m = s.cand[d][i] & h.bits[i];
@@ -511,8 +568,13 @@ impl<const W: usize> Engine<W> {
                     continue;
                 }
                 let c = &mut s.cand[d];
-                for [shared, rest_a, rest_b] in &self.crossings {
-                    if !shared.meets(c) {
+                for ([shared, rest_a, rest_b], &(a, b)) in
+                    self.crossings.iter().zip(&self.crossing_houses)
+                {
+                    // Placed in either house, the digit is gone from the other's rest already.
+                    if (s.placed[a as usize] | s.placed[b as usize]) >> d & 1 == 1
+                        || !shared.meets(c)
+                    {
                         continue;
                     }
                     let (in_a, in_b) = (rest_a.meets(c), rest_b.meets(c));
@@ -527,7 +589,7 @@ impl<const W: usize> Engine<W> {
                 }
                 locked_seen[d] = *c;
             }
-            if !self.cage_sums(s, &mut changed) {
+            if !self.cage_sums(s, &mut changed, &mut cage_seen) {
                 return false;
             }
             if !changed {
@@ -538,13 +600,29 @@ impl<const W: usize> Engine<W> {
 
     /// Each killer cage keeps only the digits of the sets that can still make its sum; false
     /// on a contradiction.
-    fn cage_sums(&self, s: &mut State<W>, changed: &mut bool) -> bool {
+    ///
+    /// `seen` holds a signature of each cage's cells as they were when it was last worked on
+    /// in this propagation: a cage whose cells have not changed since has nothing new to give.
+    fn cage_sums(&self, s: &mut State<W>, changed: &mut bool, seen: &mut [u64]) -> bool {
         let (mut masks, mut opens) = ([0u16; 16], [0u16; 16]);
-        for cage in &self.cages {
+        for ((cage, mask), seen) in self.cages.iter().zip(&self.cage_masks).zip(seen.iter_mut()) {
+            let mut sig = 0xcbf2_9ce4_8422_2325u64;
+            for i in mask.cells.lo..mask.cells.hi {
+                let bits = mask.cells.bits[i];
+                sig = (sig ^ (s.solved[i] & bits)).wrapping_mul(0x0100_0000_01b3);
+                for d in 0..self.n {
+                    sig = (sig ^ (s.cand[d][i] & bits)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+            if sig == *seen {
+                continue;
+            }
+            for (k, &c) in cage.cells.iter().enumerate() {
+                masks[k] = self.digits(s, c);
+            }
             let (mut placed_sum, mut placed, mut avail, mut open) = (0u32, 0u16, 0u16, 0usize);
             for (k, &c) in cage.cells.iter().enumerate() {
-                let m = self.digits(s, c);
-                masks[k] = m;
+                let m = masks[k];
                 if s.solved[c >> 6] >> (c & 63) & 1 == 1 {
                     placed_sum += m.trailing_zeros() + 1;
                     placed |= m;
@@ -581,42 +659,62 @@ impl<const W: usize> Engine<W> {
             // A digit every such set holds is in the cage once: a cell that sees all the
             // cage's cells that can take it cannot.
             for d in bits_of(common) {
-                let mut seen = self.all;
+                let mut sees = self.all;
                 for (k, &c) in cage.cells.iter().enumerate() {
                     if masks[k] >> d & 1 == 1 && s.solved[c >> 6] >> (c & 63) & 1 == 0 {
                         for i in 0..W {
-                            seen[i] &= self.peers[c][i];
+                            sees[i] &= self.peers[c][i];
                         }
                     }
                 }
                 for i in 0..W {
-                    if s.cand[d][i] & seen[i] != 0 {
-                        s.cand[d][i] &= !seen[i];
+                    if s.cand[d][i] & sees[i] != 0 {
+                        s.cand[d][i] &= !sees[i];
                         *changed = true;
                     }
                 }
             }
+            let mut cut = false;
             for (k, &c) in cage.cells.iter().enumerate() {
                 let off = masks[k] & !union;
                 if off != 0 && s.solved[c >> 6] >> (c & 63) & 1 == 0 {
                     for d in bits_of(off) {
                         s.cand[d][c >> 6] &= !(1 << (c & 63));
                     }
-                    *changed = true;
+                    cut = true;
                 }
+            }
+            // Unless its own cells changed, the cage has given all it can from them.
+            if cut {
+                *changed = true;
+            } else {
+                *seen = sig;
             }
         }
         true
     }
 
-    /// The open cell with the fewest candidates.
+    /// The open cell with the fewest candidates: of those with two, the one with the most open
+    /// peers (whichever digit it takes strikes the most candidates; a quarter of the guesses
+    /// the first such cell needs on minimal 16×16 puzzles).
     fn narrowest(&self, s: &State<W>) -> usize {
         let (_, twos, threes) = self.planes(s);
+        let mut best = (usize::MAX, 0u32);
         for i in 0..W {
-            let two = self.all[i] & !s.solved[i] & twos[i] & !threes[i];
-            if two != 0 {
-                return i * 64 + two.trailing_zeros() as usize;
+            let mut two = self.all[i] & !s.solved[i] & twos[i] & !threes[i];
+            while two != 0 {
+                let c = i * 64 + two.trailing_zeros() as usize;
+                two &= two - 1;
+                let score: u32 = (0..W)
+                    .map(|k| (self.peers[c][k] & !s.solved[k]).count_ones())
+                    .sum();
+                if best.0 == usize::MAX || score > best.1 {
+                    best = (c, score);
+                }
             }
+        }
+        if best.0 != usize::MAX {
+            return best.0;
         }
         let cells = self.peers.len();
         (0..cells)
