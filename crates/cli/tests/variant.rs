@@ -145,7 +145,7 @@ fn rules_the_line_cannot_hold_are_refused_with_the_reason() {
         ),
         (
             &["--variant", "x,knights"],
-            "--variant: unknown variant 'knights', expected a comma-separated list of",
+            "--variant: unknown variant 'knights', expected one of x, windoku",
         ),
         (
             &["--size", "6", "--variant", "windoku"],

@@ -27,6 +27,7 @@ use shudu_core::logic::{self, Band, Board, Rating, Step, Summary};
 use shudu_core::needs::{Technique, TechniqueSet};
 use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
 use shudu_core::solver::{count_solutions, solve_unique_marked, Solutions, SolveOutcome, Solver};
+use shudu_core::variant::{fpuzzles, VariantGenerateError, VariantPuzzle, Variants};
 use shudu_core::{Digit, DigitSet, Grid, Puzzle};
 
 /// Reads one puzzle in any of the core's formats, or raises `ValueError` with its position.
@@ -944,6 +945,141 @@ fn count_grids(py: Python<'_>) -> String {
     py.detach(|| shudu_core::count::census(&|_, _| {}).grids.to_string())
 }
 
+/// A variant puzzle: the line format under `size` and `variants`, or an f-puzzles document or
+/// link, which brings its own rules.
+fn variant_puzzle(text: &str, size: usize, variants: &[String]) -> PyResult<VariantPuzzle> {
+    let t = text.trim();
+    let err = |e: String| PyValueError::new_err(e);
+    if t.starts_with('{') || t.starts_with("https://") || t.starts_with("http://") {
+        if size != 9 || !variants.is_empty() {
+            return Err(err(
+                "size and variant: an f-puzzles document or link brings its own rules; leave them out"
+                    .into(),
+            ));
+        }
+        let read = if t.starts_with('{') {
+            fpuzzles::from_json(t)
+        } else {
+            fpuzzles::from_link(t)
+        };
+        return read.map_err(|e| err(e.to_string()));
+    }
+    let v = variant_kind(size, variants)?;
+    if !v.fits_line() {
+        return Err(err(
+            "variant: jigsaw regions and killer cages do not fit in the line format; pass an \
+             f-puzzles document or link, which holds them"
+                .into(),
+        ));
+    }
+    VariantPuzzle::parse_line(v.rules().clone(), t).map_err(|e| err(e.to_string()))
+}
+
+/// `size` and `variants` read, or `ValueError` naming the argument.
+fn variant_kind(size: usize, variants: &[String]) -> PyResult<Variants> {
+    Variants::parse(size, variants).map_err(|e| {
+        let arg = if e.starts_with("size") {
+            "size"
+        } else {
+            "variant"
+        };
+        PyValueError::new_err(format!("{arg}: {e}"))
+    })
+}
+
+/// Counts a variant puzzle's solutions up to `limit`: (the count, the first solution in the
+/// line format).
+#[pyfunction]
+#[pyo3(signature = (puzzle, size = 9, variants = Vec::new(), limit = 2))]
+fn variant_count(
+    py: Python<'_>,
+    puzzle: &str,
+    size: usize,
+    variants: Vec<String>,
+    limit: usize,
+) -> PyResult<(usize, Option<String>)> {
+    let p = variant_puzzle(puzzle, size, &variants)?;
+    let c = py.detach(|| shudu_core::variant::count_solutions(&p, limit.max(1)));
+    let solution = c.solution.map(|s| {
+        VariantPuzzle::new(p.rules().clone(), s)
+            .expect("a solution fits")
+            .to_line()
+    });
+    Ok((c.count, solution))
+}
+
+/// One made variant puzzle: (item, the line format or `None` for jigsaw and killer, the
+/// f-puzzles link, the solution in the line format).
+type VariantRecord = (u64, Option<String>, String, String);
+
+/// Variant puzzles `start..end` of the batch of `seed`, as `shudu generate --size --variant`
+/// makes them; (the puzzles found, whether the time budget ran out first).
+#[pyfunction]
+#[pyo3(signature = (start, end, seed, size = 9, variants = Vec::new(), givens = None, symmetry = "none", minimal = false, cages = None, timeout = None))]
+#[allow(clippy::too_many_arguments)]
+fn variant_generate(
+    py: Python<'_>,
+    start: u64,
+    end: u64,
+    seed: u64,
+    size: usize,
+    variants: Vec<String>,
+    givens: Option<(usize, usize)>,
+    symmetry: &str,
+    minimal: bool,
+    cages: Option<usize>,
+    timeout: Option<f64>,
+) -> PyResult<(Vec<VariantRecord>, bool)> {
+    let v = variant_kind(size, &variants)?;
+    let symmetry: Symmetry = symmetry
+        .parse()
+        .map_err(|e: shudu_core::generate::UnknownSymmetry| PyValueError::new_err(e.to_string()))?;
+    let config = v
+        .config(givens, symmetry, minimal, cages)
+        .map_err(PyValueError::new_err)?;
+    if start > end {
+        return Err(PyValueError::new_err(format!(
+            "items {start}..{end}: expected start <= end"
+        )));
+    }
+    let budget = match timeout {
+        Some(t) if !(t.is_finite() && t >= 0.0) => {
+            return Err(PyValueError::new_err(format!(
+                "timeout: expected a number of seconds >= 0 or None, found {t}"
+            )))
+        }
+        Some(t) => Duration::from_secs_f64(t.min(1e9)),
+        None => Duration::from_secs(1 << 30),
+    };
+    let deadline = Instant::now() + budget;
+    let items: Vec<u64> = (start..end).collect();
+    let made = par_map_interruptible(py, &items, 64, |&item| {
+        v.generate(&config, seed, item, deadline).map(|p| (item, p))
+    })?;
+    let mut out = Vec::new();
+    for m in made {
+        match m {
+            Ok((item, p)) => {
+                let solution = shudu_core::variant::count_solutions(&p, 1)
+                    .solution
+                    .expect("a unique puzzle");
+                let solved = VariantPuzzle::new(p.rules().clone(), solution)
+                    .expect("digits of the size")
+                    .to_line();
+                let line = v.fits_line().then(|| p.to_line());
+                out.push((item, line, fpuzzles::to_link(&p, None), solved));
+            }
+            Err(VariantGenerateError::Timeout { .. }) => return Ok((out, true)),
+            Err(e) => {
+                return Err(PyValueError::new_err(format!(
+                    "cannot generate these puzzles: {e}"
+                )))
+            }
+        }
+    }
+    Ok((out, false))
+}
+
 /// The native module `shudu._shudu`.
 #[pymodule]
 fn _shudu(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -964,5 +1100,7 @@ fn _shudu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GridWaves>()?;
     m.add_function(wrap_pyfunction!(canonical_many, m)?)?;
     m.add_function(wrap_pyfunction!(count_grids, m)?)?;
+    m.add_function(wrap_pyfunction!(variant_count, m)?)?;
+    m.add_function(wrap_pyfunction!(variant_generate, m)?)?;
     Ok(())
 }

@@ -216,7 +216,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
                 used.join(", ")
             );
         }
-        let variants = super::variant::Variants::parse(args.size, &args.variant)?;
+        let variants = super::variant::parse(args.size, &args.variant)?;
         let request = super::variant::Request {
             count: count as usize,
             givens: args.givens,

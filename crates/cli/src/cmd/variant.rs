@@ -13,73 +13,44 @@ use anyhow::{bail, Result};
 use rayon::prelude::*;
 use shudu_core::generate::Symmetry;
 use shudu_core::variant::{
-    self, count_solutions, digit_of, Rules, VariantConfig, VariantGenerateError, VariantPuzzle,
+    self, count_solutions, digit_of, Rules, VariantGenerateError, VariantPuzzle, Variants,
 };
 
 use super::solve::Summary;
 use crate::io::{self, Output};
 
-/// The names `--variant` takes.
-pub const NAMES: &str = "x, windoku, anti-knight, anti-king, jigsaw, killer";
-
-/// The rules `--size` and `--variant` ask for; jigsaw regions and killer cages are made anew
-/// for each puzzle.
-pub struct Variants {
-    rules: Rules,
-    jigsaw: bool,
-    killer: bool,
-}
-
-impl Variants {
-    /// Reads `--size` and the names of `--variant`.
-    ///
-    /// # Errors
-    ///
-    /// A size without boxes, an unknown name, or Windoku on a size other than 9.
-    pub fn parse(size: usize, variants: &[String]) -> Result<Variants> {
-        let mut rules = Rules::classic(size).map_err(|e| anyhow::anyhow!("--size: {e}"))?;
-        let (mut jigsaw, mut killer) = (false, false);
-        for v in variants {
-            match v.trim().to_ascii_lowercase().as_str() {
-                "x" | "diagonal" | "diagonals" => rules = rules.with_diagonals(),
-                "windoku" => {
-                    rules = rules
-                        .with_windoku()
-                        .map_err(|e| anyhow::anyhow!("--variant: {e}"))?
-                }
-                "anti-knight" => rules = rules.with_anti_knight(),
-                "anti-king" => rules = rules.with_anti_king(),
-                "jigsaw" => jigsaw = true,
-                "killer" => killer = true,
-                "classic" => {}
-                other => bail!(
-                    "--variant: unknown variant '{other}', expected a comma-separated list of {NAMES}"
-                ),
-            }
-        }
-        Ok(Variants {
-            rules,
-            jigsaw,
-            killer,
-        })
-    }
-}
-
 /// The rules of `--size` and `--variant` for `shudu solve`.
 ///
 /// # Errors
 ///
-/// As [`Variants::parse`], and jigsaw or killer, whose layouts the line format cannot hold.
+/// A size without boxes, an unknown name, Windoku on a size other than 9, or jigsaw and
+/// killer, whose layouts the line format cannot hold.
 pub fn rules(size: usize, variants: &[String]) -> Result<Rules> {
-    let v = Variants::parse(size, variants)?;
-    if v.jigsaw || v.killer {
-        let name = if v.jigsaw { "jigsaw" } else { "killer" };
+    let v = parse(size, variants)?;
+    if !v.fits_line() {
+        let name = if v.jigsaw() { "jigsaw" } else { "killer" };
         bail!(
             "--variant {name}: its regions or cages do not fit in the line format; give such \
              puzzles in the f-puzzles format (--fpuzzles), which holds them"
         );
     }
-    Ok(v.rules)
+    Ok(v.rules().clone())
+}
+
+/// `--size` and `--variant`, read.
+///
+/// # Errors
+///
+/// As [`Variants::parse`], naming the option.
+pub fn parse(size: usize, variants: &[String]) -> Result<Variants> {
+    Variants::parse(size, variants).map_err(|e| {
+        let flag = if e.starts_with("size") {
+            "--size"
+        } else {
+            "--variant"
+        };
+        anyhow::anyhow!("{flag}: {e}")
+    })
 }
 
 /// What `shudu generate --size/--variant` asks for.
@@ -94,8 +65,7 @@ pub struct Request {
     pub minimal: bool,
     /// `--cages`: the largest killer cage.
     pub cages: Option<usize>,
-    /// The batch's seed; item `i` is made from a seed of its own, so the output does not
-    /// depend on the thread count.
+    /// The batch's seed.
     pub seed: u64,
     /// The time budget of the whole run, if any.
     pub timeout: Option<Duration>,
@@ -117,44 +87,26 @@ const BATCH: usize = 64;
 /// or output that cannot be written; a run cut short by the time budget writes what it found
 /// and returns a non-zero exit code.
 pub fn generate(v: &Variants, r: &Request, output: Option<&Path>) -> Result<ExitCode> {
-    let n = v.rules.size();
-    let cells = n * n;
-    if r.cages.is_some() && !v.killer {
-        bail!("--cages: only for killer puzzles (--variant killer)");
-    }
-    let givens = match r.givens {
-        Some((_, b)) if b > cells => {
-            bail!(
-                "--givens: a {n}x{n} puzzle has {cells} cells, so at most {cells} givens, not {b}"
-            )
-        }
-        Some(g) => g,
-        None if v.killer => (0, 0),
-        None => (0, cells),
-    };
-    let config = VariantConfig {
-        givens,
-        symmetry: r.symmetry,
-        minimal: r.minimal,
-        killer: v.killer.then(|| r.cages.unwrap_or(5.min(n))),
-    };
+    let config = v
+        .config(r.givens, r.symmetry, r.minimal, r.cages)
+        .map_err(|e| anyhow::anyhow!("--{e}"))?;
     let start = Instant::now();
     // No budget: a deadline decades away.
     let deadline = start + r.timeout.unwrap_or(Duration::from_secs(1 << 30));
     let mut out = Output::create(output)?;
     let mut found = 0;
     let mut buf = String::new();
-    let items: Vec<usize> = (0..r.count).collect();
+    let items: Vec<u64> = (0..r.count as u64).collect();
     for batch in items.chunks(BATCH) {
         let made: Vec<std::result::Result<VariantPuzzle, VariantGenerateError>> = batch
             .par_iter()
-            .map(|&item| make(v, &config, seed_of(r.seed, item), deadline))
+            .map(|&item| v.generate(&config, r.seed, item, deadline))
             .collect();
         let mut stop = None;
         for m in made {
             match m {
                 Ok(p) => {
-                    buf.push_str(&written(&p, v.jigsaw || v.killer || r.links));
+                    buf.push_str(&written(&p, !v.fits_line() || r.links));
                     if r.with_solution {
                         let solution = count_solutions(&p, 1).solution.expect("a unique puzzle");
                         let solved = VariantPuzzle::new(p.rules().clone(), solution)
@@ -197,28 +149,6 @@ pub fn generate(v: &Variants, r: &Request, output: Option<&Path>) -> Result<Exit
         return Ok(ExitCode::from(crate::exit::NOT_UNIQUE));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// One puzzle: for jigsaw, on a random layout of its own.
-fn make(
-    v: &Variants,
-    config: &VariantConfig,
-    seed: u64,
-    deadline: Instant,
-) -> std::result::Result<VariantPuzzle, VariantGenerateError> {
-    if v.jigsaw {
-        variant::generate_jigsaw(&v.rules, config, seed, deadline)
-    } else {
-        variant::generate(&v.rules, config, seed, deadline)
-    }
-}
-
-/// The seed of item `item` of a batch (SplitMix64 of the two).
-fn seed_of(seed: u64, item: usize) -> u64 {
-    let mut z = seed ^ (item as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// A puzzle as written: an f-puzzles link, or the line format.

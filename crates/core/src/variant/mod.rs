@@ -39,6 +39,7 @@
 
 pub mod fpuzzles;
 mod generate;
+mod kind;
 mod puzzle;
 mod rules;
 mod solve;
@@ -46,6 +47,7 @@ mod solve;
 pub use generate::{
     generate, generate_jigsaw, random_regions, VariantConfig, VariantGenerateError,
 };
+pub use kind::{Variants, NAMES};
 pub use puzzle::{digit_of, symbol, LineError, VariantPuzzle};
 pub use rules::{Cage, Rules, RulesError, MAX_SIZE};
 pub use solve::{count_solutions, is_solution, random_solution, VariantCount, VariantSolver};

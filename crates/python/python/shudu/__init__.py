@@ -68,6 +68,11 @@ __all__ = [
     "traces",
     "dataset",
     "trace_schema",
+    "VARIANTS",
+    "VariantGenerated",
+    "count_variant_solutions",
+    "solve_variant",
+    "generate_variants",
 ]
 
 
@@ -663,6 +668,131 @@ def count_grids() -> int:
     """The number of complete 9x9 grids, computed by band counting (about a second):
     6,670,903,752,021,072,936,960."""
     return int(_shudu.count_grids())
+
+
+# Variants: other sizes, X, Windoku, anti-knight, anti-king, jigsaw and killer (docs/variants.md).
+
+VARIANTS: Tuple[str, ...] = ("x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer")
+"""The names ``variant=`` takes; sizes are 4, 6, 8, 9, 12 and 16."""
+
+
+@dataclass(frozen=True)
+class VariantGenerated:
+    """A variant puzzle from :func:`generate_variants`, with its unique solution.
+
+    ``puzzle`` is the line format (one symbol a cell, ``1-9`` then ``A-G``, ``.`` for empty),
+    ``None`` for jigsaw and killer puzzles, whose regions and cages it cannot hold; ``link`` is
+    the puzzle as an f-puzzles link (``https://f-puzzles.com/?load=...``, which SudokuPad opens
+    too, and :func:`solve_variant` reads back), rules included; ``solution`` is in the line
+    format. Item ``i`` of seed ``s`` is the puzzle ``shudu generate --size --variant --seed s``
+    writes on line ``i + 1``.
+    """
+
+    puzzle: Optional[str]
+    link: str
+    solution: str
+    size: int
+    item: int
+
+
+def _variant_names(variant: Union[str, Sequence[str]]) -> List[str]:
+    """``"x,killer"`` or ``["x", "killer"]`` as a list of names."""
+    if isinstance(variant, str):
+        return [v for v in variant.split(",") if v.strip()]
+    if not isinstance(variant, (list, tuple)) or not all(isinstance(v, str) for v in variant):
+        raise TypeError(f"variant {variant!r}: expected a name or a list of names from {VARIANTS}")
+    return list(variant)
+
+
+def _variant_text(puzzle) -> str:
+    if isinstance(puzzle, VariantGenerated):
+        return puzzle.link
+    if not isinstance(puzzle, str):
+        raise TypeError(
+            f"found {type(puzzle).__name__}; expected a variant puzzle: a line of symbols, an "
+            "f-puzzles document or link"
+        )
+    return puzzle
+
+
+def count_variant_solutions(
+    puzzle: Union[str, VariantGenerated],
+    size: int = 9,
+    variant: Union[str, Sequence[str]] = (),
+    limit: int = 2,
+) -> int:
+    """How many solutions a variant puzzle has, counting up to ``limit`` (0, 1, or ``limit``
+    meaning "at least that many").
+
+    ``puzzle`` is a line of symbols under ``size`` and ``variant`` (e.g. ``size=6,
+    variant="x"``), or an f-puzzles JSON document or link, which brings its own rules (jigsaw
+    regions and killer cages included; then leave ``size`` and ``variant`` out). Raises
+    ``ValueError`` saying where the puzzle or the rules are wrong.
+    """
+    size = _count("size", size, 1)
+    limit = _count("limit", limit, 1)
+    return _shudu.variant_count(_variant_text(puzzle), size, _variant_names(variant), limit)[0]
+
+
+def solve_variant(
+    puzzle: Union[str, VariantGenerated],
+    size: int = 9,
+    variant: Union[str, Sequence[str]] = (),
+) -> Optional[str]:
+    """The first solution of a variant puzzle in the line format, or ``None`` if it has none.
+    ``puzzle``, ``size`` and ``variant`` as for :func:`count_variant_solutions`."""
+    size = _count("size", size, 1)
+    return _shudu.variant_count(_variant_text(puzzle), size, _variant_names(variant), 1)[1]
+
+
+def generate_variants(
+    n: int,
+    size: int = 9,
+    variant: Union[str, Sequence[str]] = (),
+    givens: Union[None, int, Tuple[int, int]] = None,
+    symmetry: str = "none",
+    minimal: bool = False,
+    cages: Optional[int] = None,
+    seed: Optional[int] = None,
+    timeout: Optional[float] = _DEFAULT,  # type: ignore[assignment]
+) -> List[VariantGenerated]:
+    """Makes ``n`` variant puzzles with exactly one solution, as ``shudu generate --size
+    --variant`` does (the same ``seed``, the same puzzles), in parallel with the GIL released.
+
+    ``size`` is 4, 6, 8, 9, 12 or 16; ``variant`` names from :data:`VARIANTS` (``"x,killer"``
+    or a list); jigsaw gives each puzzle a random layout of its own, killer covers the grid
+    with cages of at most ``cages`` cells (default 5) and no givens unless ``givens`` asks for
+    some. ``givens`` is a number or an inclusive ``(a, b)`` range (default: as few as
+    uniqueness allows); ``symmetry`` and ``minimal`` as for :func:`generate`. With ``timeout``
+    (seconds; :data:`DEFAULT_TIMEOUT` when not given, ``None`` for no limit) the puzzles found
+    in time are returned, and a cut by the default budget warns. Variants are not rated.
+    """
+    n = _count("n", n)
+    size = _count("size", size, 1)
+    if givens is not None:
+        if isinstance(givens, (int, np.integer)):
+            givens = (givens, givens)
+        givens = tuple(_count("givens", g, 0, size * size) for g in givens)
+    if cages is not None:
+        cages = _count("cages", cages, 2, size)
+    if seed is None:
+        seed = _random.getrandbits(64)
+    seed = _count("seed", seed, 0, 2**64 - 1)
+    default_budget = None
+    if timeout is _DEFAULT:
+        timeout = default_budget = DEFAULT_TIMEOUT
+    made, timed_out = _shudu.variant_generate(
+        0, n, seed, size, _variant_names(variant), givens, symmetry, minimal, cages, timeout
+    )
+    if timed_out and default_budget is not None:
+        _warnings.warn(
+            f"found {len(made)} of {n} variant puzzles in the default time budget of "
+            f"{default_budget:g} s (shudu.DEFAULT_TIMEOUT); pass timeout= (None for no limit) to "
+            "search longer",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return [VariantGenerated(p, link, sol, size, item) for item, p, link, sol in made]
 
 
 def trace_schema(item: bool = False):
