@@ -228,7 +228,7 @@ pub fn undrawable(text: &str) -> Vec<char> {
 }
 
 /// The width of `text` at `size` points.
-fn text_width(text: &str, size: f32) -> f32 {
+pub(crate) fn text_width(text: &str, size: f32) -> f32 {
     text.chars().map(|c| pick(c).2).sum::<f32>() * size
 }
 
@@ -272,11 +272,11 @@ pub struct Slot {
 }
 
 /// The page's margin, on every side.
-const MARGIN: f32 = 40.0;
+pub(crate) const MARGIN: f32 = 40.0;
 /// The title's font size.
-const TITLE_SIZE: f32 = 14.0;
+pub(crate) const TITLE_SIZE: f32 = 14.0;
 /// The page number's font size.
-const FOOTER_SIZE: f32 = 10.0;
+pub(crate) const FOOTER_SIZE: f32 = 10.0;
 
 /// Columns and rows of slots for `per_page` puzzles.
 fn arrangement(per_page: usize) -> (usize, usize) {
@@ -388,12 +388,25 @@ struct PageSpec<'a> {
     per_page: usize,
 }
 
+/// The print font, loaded.
+///
+/// # Errors
+/// When it does not load (it is committed, so it should).
+pub(crate) fn font() -> Result<Font> {
+    Font::new(FONT_DATA.into(), 0).ok_or_else(|| anyhow!("the font does not load"))
+}
+
+/// The height of a digit (of the print font at size 1), to centre digits in their cells.
+pub(crate) fn digit_height() -> f32 {
+    metrics().digit_height
+}
+
 /// Makes the PDF of a book.
 ///
 /// # Errors
 /// When the PDF writer fails (it should not: the font is fixed and every path is finite).
 pub fn pdf(entries: &[Entry], config: &BookConfig) -> Result<Vec<u8>> {
-    let font = Font::new(FONT_DATA.into(), 0).ok_or_else(|| anyhow!("the font does not load"))?;
+    let font = font()?;
     let (w, h) = config.paper.size();
     let mut document = krilla::Document::new();
     let mut metadata =
@@ -472,7 +485,7 @@ pub fn pdf(entries: &[Entry], config: &BookConfig) -> Result<Vec<u8>> {
 /// Draws `text` with its baseline starting at (`x`, `y`): glyph by glyph at their advances,
 /// without shaping (labels and digits need neither ligatures nor kerning, and shaping each
 /// digit was two thirds of the time of a book).
-fn draw_text(
+pub(crate) fn draw_text(
     surface: &mut krilla::surface::Surface<'_>,
     font: &Font,
     x: f32,
@@ -680,7 +693,7 @@ fn num(x: f32) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-fn xml_escape(s: &str) -> String {
+pub(crate) fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

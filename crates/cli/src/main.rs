@@ -26,6 +26,7 @@ macro_rules! outln {
 mod book;
 mod cmd;
 mod io;
+mod variant_book;
 
 use cmd::{
     canon, check, compat, completions, count, generate, grade, grids, man, play, print, solve,

@@ -646,3 +646,152 @@ fn print_page_of_the_game_looks_like_the_pdf() {
         String::from_utf8_lossy(&result.stderr)
     );
 }
+
+/// `shudu generate` of variants with `--print`: the lines written, and the book's path.
+fn variant_book(dir: &Path, args: &[&str], name: &str) -> (Vec<String>, std::path::PathBuf) {
+    let path = dir.join(name);
+    let out = shudu()
+        .arg("generate")
+        .args(args)
+        .arg("--print")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    let lines = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    (lines, path)
+}
+
+#[test]
+fn variant_svgs_draw_regions_cages_and_diagonals_from_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    // A jigsaw X: a thick line for each edge between two regions, and two diagonals.
+    let (lines, svg) = variant_book(
+        dir.path(),
+        &[
+            "-n",
+            "1",
+            "--size",
+            "6",
+            "--variant",
+            "jigsaw,x",
+            "--seed",
+            "4",
+        ],
+        "jig.svg",
+    );
+    let p = shudu_core::variant::fpuzzles::from_link(&lines[0]).unwrap();
+    let n = 6;
+    let rules = p.rules();
+    let mut borders = 0;
+    for r in 0..n {
+        for c in 0..n {
+            if c + 1 < n && rules.region(r * n + c) != rules.region(r * n + c + 1) {
+                borders += 1;
+            }
+            if r + 1 < n && rules.region(r * n + c) != rules.region((r + 1) * n + c) {
+                borders += 1;
+            }
+        }
+    }
+    let text = fs::read_to_string(&svg).unwrap();
+    let thick = text.matches("stroke-width=\"3\"").count();
+    assert_eq!(thick, borders + 4, "region edges and the four sides");
+    assert_eq!(
+        text.matches("stroke=\"#6e6e6e\"").count(),
+        2,
+        "the diagonals"
+    );
+    let givens = p.cells().iter().filter(|&&d| d != 0).count();
+    assert_eq!(text.matches("text-anchor=\"middle\"").count(), givens);
+
+    // A killer: every cage's sum, and one dashed side for each cage edge.
+    let (lines, svg) = variant_book(
+        dir.path(),
+        &[
+            "-n",
+            "1",
+            "--size",
+            "6",
+            "--variant",
+            "killer",
+            "--seed",
+            "2",
+            "--answers",
+        ],
+        "killer.svg",
+    );
+    let p = shudu_core::variant::fpuzzles::from_link(&lines[0]).unwrap();
+    let text = fs::read_to_string(&svg).unwrap();
+    let cages = p.rules().cages();
+    let mut edges = 0;
+    for cage in cages {
+        for &i in &cage.cells {
+            let (r, c) = (i / n, i % n);
+            for (dr, dc) in [(-1i32, 0i32), (1, 0), (0, -1), (0, 1)] {
+                let (r2, c2) = (r as i32 + dr, c as i32 + dc);
+                let inside = (0..n as i32).contains(&r2)
+                    && (0..n as i32).contains(&c2)
+                    && cage.cells.contains(&(r2 as usize * n + c2 as usize));
+                edges += usize::from(!inside);
+            }
+        }
+    }
+    assert_eq!(text.matches("stroke-dasharray").count(), edges);
+    for cage in cages {
+        let sum = format!(">{}</text>", cage.sum.unwrap());
+        assert!(text.contains(&sum), "the sum {sum}");
+    }
+    assert_eq!(
+        text.matches("text-anchor=\"middle\"").count(),
+        0,
+        "cages only: no digit"
+    );
+    // The answer shows every cell, in grey.
+    let answer = fs::read_to_string(dir.path().join("killer-answer.svg")).unwrap();
+    assert_eq!(answer.matches("text-anchor=\"middle\"").count(), n * n);
+}
+
+#[test]
+fn a_variant_book_has_its_pages_and_the_sums_and_digits_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (lines, pdf) = variant_book(
+        dir.path(),
+        &[
+            "-n",
+            "5",
+            "--size",
+            "6",
+            "--variant",
+            "killer",
+            "--seed",
+            "8",
+            "--answers",
+            "--per-page",
+            "2",
+            "--title",
+            "Killer 6x6",
+        ],
+        "book.pdf",
+    );
+    assert_eq!(lines.len(), 5);
+    // Three pages of two puzzles, one of answers.
+    assert_eq!(rendered_pages(&pdf), 4);
+    let first = shudu_core::variant::fpuzzles::from_link(&lines[0]).unwrap();
+    let page = words(&pdf, 1);
+    let texts: Vec<&str> = page.iter().map(|w| w.0.as_str()).collect();
+    assert!(texts.contains(&"Killer"), "{texts:?}");
+    for cage in first.rules().cages() {
+        assert!(texts.contains(&cage.sum.unwrap().to_string().as_str()));
+    }
+    // The answer page: 36 digits a puzzle, 5 puzzles.
+    let digits = words(&pdf, 4)
+        .iter()
+        .filter(|w| w.0.len() == 1 && w.0.chars().all(|c| ('1'..='6').contains(&c)))
+        .count();
+    assert!(digits >= 5 * 36, "{digits}");
+}

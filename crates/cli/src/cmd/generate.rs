@@ -158,7 +158,6 @@ impl GenerateArgs {
             (self.shard.is_some(), "--shard"),
             (!self.unique, "--unique false"),
             (self.stats, "--stats"),
-            (self.print.is_some(), "--print"),
             (!matches!(self.format, FormatArg::Line), "--format"),
         ] {
             if on {
@@ -227,6 +226,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             timeout: args.timeout.map_or(Some(DEFAULT_TIMEOUT), |t| t.0),
             links: args.fpuzzles,
             with_solution: args.with_solution,
+            print: args.print.as_deref().map(|p| (p, &args.layout)),
         };
         return super::variant::generate(&variants, &request, args.output.as_deref());
     }

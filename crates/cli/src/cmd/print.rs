@@ -238,46 +238,69 @@ pub fn write_book(
     format: PrintFormat,
     path: &Path,
 ) -> Result<()> {
-    let config = BookConfig {
+    let config = book_config(layout);
+    match format {
+        PrintFormat::Pdf => write_pdf(path, &book::pdf(&entries, &config)?),
+        PrintFormat::Svg => {
+            let numbers: Vec<usize> = entries.iter().map(|e| e.number).collect();
+            write_svgs(path, &numbers, layout.answers, |i, answer| {
+                book::svg(&entries[i], answer)
+            })
+        }
+    }
+}
+
+/// The book's layout from the command line's options.
+pub fn book_config(layout: &LayoutArgs) -> BookConfig {
+    BookConfig {
         per_page: layout.per_page,
         paper: layout.paper,
         title: layout.title.clone(),
         answers: layout.answers,
-    };
-    match format {
-        PrintFormat::Pdf => {
-            let bytes = book::pdf(&entries, &config)?;
-            let mut out = Output::create(Some(path))?;
-            out.write_all(&bytes)?;
-            out.finish()
+    }
+}
+
+/// Writes a PDF's bytes to `path` (atomically).
+pub fn write_pdf(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut out = Output::create(Some(path))?;
+    out.write_all(bytes)?;
+    out.finish()
+}
+
+/// Writes one SVG image a puzzle (`image(index, answer)`), and one of its answer with
+/// `answers`: `path` itself for a single puzzle, else `path` with the puzzle's number (from
+/// `numbers`, zero-padded) and `-answer` inserted before the extension. Each is written
+/// atomically.
+pub fn write_svgs(
+    path: &Path,
+    numbers: &[usize],
+    answers: bool,
+    image: impl Fn(usize, bool) -> String,
+) -> Result<()> {
+    let single = numbers.len() == 1 || path == Path::new("-");
+    let width = numbers.len().to_string().len().max(3);
+    for (i, &n) in numbers.iter().enumerate() {
+        let mut images = vec![(false, "")];
+        if answers {
+            images.push((true, "-answer"));
         }
-        PrintFormat::Svg => {
-            let single = entries.len() == 1 || path == Path::new("-");
-            let width = entries.len().to_string().len().max(3);
-            for e in &entries {
-                let mut images = vec![(false, "")];
-                if layout.answers {
-                    images.push((true, "-answer"));
-                }
-                for (answer, suffix) in images {
-                    let name = if single && suffix.is_empty() {
-                        path.to_path_buf()
-                    } else {
-                        let number = if single {
-                            String::new()
-                        } else {
-                            format!("-{:0width$}", e.number)
-                        };
-                        numbered(path, &format!("{number}{suffix}"))
-                    };
-                    let mut out = Output::create(Some(&name))?;
-                    out.write_all(book::svg(e, answer).as_bytes())?;
-                    out.finish()?;
-                }
-            }
-            Ok(())
+        for (answer, suffix) in images {
+            let name = if single && suffix.is_empty() {
+                path.to_path_buf()
+            } else {
+                let number = if single {
+                    String::new()
+                } else {
+                    format!("-{n:0width$}")
+                };
+                numbered(path, &format!("{number}{suffix}"))
+            };
+            let mut out = Output::create(Some(&name))?;
+            out.write_all(image(i, answer).as_bytes())?;
+            out.finish()?;
         }
     }
+    Ok(())
 }
 
 /// `dir/book.svg` with `-007` inserted before the extension: `dir/book-007.svg`.

@@ -18,6 +18,7 @@ use shudu_core::variant::{
 
 use super::solve::Summary;
 use crate::io::{self, Output};
+use crate::variant_book::{self, VariantEntry};
 
 /// The rules of `--size` and `--variant` for `shudu solve`.
 ///
@@ -54,7 +55,7 @@ pub fn parse(size: usize, variants: &[String]) -> Result<Variants> {
 }
 
 /// What `shudu generate --size/--variant` asks for.
-pub struct Request {
+pub struct Request<'a> {
     /// Puzzles to make.
     pub count: usize,
     /// `--givens`, if given.
@@ -73,6 +74,8 @@ pub struct Request {
     pub links: bool,
     /// `--with-solution`: the solution after each puzzle, on its line.
     pub with_solution: bool,
+    /// `--print FILE` and the book's layout.
+    pub print: Option<(&'a Path, &'a super::print::LayoutArgs)>,
 }
 
 /// Puzzles made a parallel batch, written in order as each batch ends.
@@ -86,7 +89,7 @@ const BATCH: usize = 64;
 /// A request that cannot be met (too few givens, cages out of range, rules with no solution),
 /// or output that cannot be written; a run cut short by the time budget writes what it found
 /// and returns a non-zero exit code.
-pub fn generate(v: &Variants, r: &Request, output: Option<&Path>) -> Result<ExitCode> {
+pub fn generate(v: &Variants, r: &Request<'_>, output: Option<&Path>) -> Result<ExitCode> {
     let config = v
         .config(r.givens, r.symmetry, r.minimal, r.cages)
         .map_err(|e| anyhow::anyhow!("--{e}"))?;
@@ -96,6 +99,7 @@ pub fn generate(v: &Variants, r: &Request, output: Option<&Path>) -> Result<Exit
     let mut out = Output::create(output)?;
     let mut found = 0;
     let mut buf = String::new();
+    let mut book = Vec::new();
     let items: Vec<u64> = (0..r.count as u64).collect();
     for batch in items.chunks(BATCH) {
         let made: Vec<std::result::Result<VariantPuzzle, VariantGenerateError>> = batch
@@ -107,15 +111,22 @@ pub fn generate(v: &Variants, r: &Request, output: Option<&Path>) -> Result<Exit
             match m {
                 Ok(p) => {
                     buf.push_str(&written(&p, !v.fits_line() || r.links));
+                    let solution = count_solutions(&p, 1).solution.expect("a unique puzzle");
                     if r.with_solution {
-                        let solution = count_solutions(&p, 1).solution.expect("a unique puzzle");
-                        let solved = VariantPuzzle::new(p.rules().clone(), solution)
+                        let solved = VariantPuzzle::new(p.rules().clone(), solution.clone())
                             .expect("digits of the size");
                         buf.push(' ');
                         buf.push_str(&solved.to_line());
                     }
                     buf.push('\n');
                     found += 1;
+                    if r.print.is_some() {
+                        book.push(VariantEntry {
+                            number: found,
+                            puzzle: p,
+                            solution,
+                        });
+                    }
                 }
                 Err(e) => {
                     stop = Some(e);
@@ -138,6 +149,18 @@ pub fn generate(v: &Variants, r: &Request, output: Option<&Path>) -> Result<Exit
         out.abandon()?;
     } else {
         out.finish()?;
+    }
+    if let (Some((path, layout)), false) = (r.print, book.is_empty()) {
+        use super::print::{book_config, guess_format, write_pdf, write_svgs, PrintFormat};
+        match guess_format(path) {
+            PrintFormat::Pdf => write_pdf(path, &variant_book::pdf(&book, &book_config(layout))?)?,
+            PrintFormat::Svg => {
+                let numbers: Vec<usize> = book.iter().map(|e| e.number).collect();
+                write_svgs(path, &numbers, layout.answers, |i, answer| {
+                    variant_book::svg(&book[i], answer)
+                })?
+            }
+        }
     }
     if found < r.count {
         let budget = r.timeout.map_or_else(String::new, |t| format!(" of {t:?}"));
