@@ -109,8 +109,9 @@ fn orbits(n: usize, symmetry: Symmetry) -> Vec<Vec<usize>> {
 }
 
 /// A puzzle on a random jigsaw layout of its own ([`random_regions`] over `base`'s size, with
-/// `base`'s other rules): a layout whose solution the search does not find within a few
-/// thousand nodes (some have none, and proving so can take minutes) is swapped for another.
+/// `base`'s other rules): a layout where a random solution is not found within 20 nodes a cell
+/// (some have none, and proving so can take minutes; on others the search wanders) is swapped
+/// for another.
 pub fn generate_jigsaw(
     base: &Rules,
     config: &VariantConfig,
@@ -128,14 +129,13 @@ pub fn generate_jigsaw(
             .clone()
             .with_regions(random_regions(base.size(), &mut rng))
             .expect("random regions are connected and even");
-        let solver = VariantSolver::new(&layout);
-        if solver
-            .random_solution_within(&mut rng, deadline, 20 * layout.cells() as u64)
-            .is_none()
-        {
-            continue;
-        }
-        match generate(&layout, config, rng.random(), deadline) {
+        match generate_within(
+            &layout,
+            config,
+            rng.random(),
+            deadline,
+            20 * layout.cells() as u64,
+        ) {
             Err(VariantGenerateError::NoSolution(_)) => continue,
             other => return other,
         }
@@ -226,6 +226,19 @@ pub fn generate(
     seed: u64,
     deadline: Instant,
 ) -> Result<VariantPuzzle, VariantGenerateError> {
+    generate_within(rules, config, seed, deadline, u64::MAX)
+}
+
+/// [`generate`], each random solution searched for within `max_nodes` nodes: a search that
+/// goes past them ends as if the rules had no solution (`NoSolution`), for a caller that would
+/// rather try other rules (another jigsaw layout) than search on.
+fn generate_within(
+    rules: &Rules,
+    config: &VariantConfig,
+    seed: u64,
+    deadline: Instant,
+    max_nodes: u64,
+) -> Result<VariantPuzzle, VariantGenerateError> {
     let n = rules.size();
     let cells = rules.cells();
     if config.givens.0 > config.givens.1 || config.givens.0 > cells {
@@ -256,7 +269,7 @@ pub fn generate(
             return Err(VariantGenerateError::Timeout { attempts });
         }
         attempts += 1;
-        let Some(solution) = plain.random_solution(&mut rng, deadline) else {
+        let Some(solution) = plain.random_solution_within(&mut rng, deadline, max_nodes) else {
             if Instant::now() >= deadline {
                 return Err(VariantGenerateError::Timeout { attempts });
             }
