@@ -795,3 +795,80 @@ fn a_variant_book_has_its_pages_and_the_sums_and_digits_read_back() {
         .count();
     assert!(digits >= 5 * 36, "{digits}");
 }
+
+#[test]
+fn shudu_print_reads_variants_as_lines_or_f_puzzles_and_names_bad_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = |args: &[&str]| -> String {
+        let out = shudu().arg("generate").args(args).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Killer links, a PDF with its answers: one page of puzzles, one of answers.
+    let links = write_input(
+        dir.path(),
+        &made(&[
+            "-n",
+            "3",
+            "--size",
+            "6",
+            "--variant",
+            "killer",
+            "--seed",
+            "1",
+        ]),
+    );
+    let pdf = dir.path().join("killer.pdf");
+    shudu()
+        .arg("print")
+        .arg("--fpuzzles")
+        .arg(&links)
+        .arg("-o")
+        .arg(&pdf)
+        .arg("--answers")
+        .assert()
+        .success();
+    assert_eq!(rendered_pages(&pdf), 2);
+    // Lines under --size and --variant: an SVG a puzzle.
+    let lines = write_input(
+        dir.path(),
+        &made(&["-n", "2", "--size", "6", "--variant", "x", "--seed", "1"]),
+    );
+    let svg = dir.path().join("x.svg");
+    shudu()
+        .args(["print", "--size", "6", "--variant", "x"])
+        .arg(&lines)
+        .arg("-o")
+        .arg(&svg)
+        .assert()
+        .success();
+    for k in 1..=2 {
+        let text = fs::read_to_string(dir.path().join(format!("x-00{k}.svg"))).unwrap();
+        assert_eq!(text.matches("stroke=\"#6e6e6e\"").count(), 2, "diagonals");
+    }
+    // Bad records are named by puzzle and line, and nothing is written.
+    let bad = write_input(
+        dir.path(),
+        "....5...........6...4......6..2...3.\n......\n....................................\n",
+    );
+    let out_pdf = dir.path().join("bad.pdf");
+    let out = shudu()
+        .args(["print", "--size", "6", "--variant", "x"])
+        .arg(&bad)
+        .arg("-o")
+        .arg(&out_pdf)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("puzzle 2, line 2: 6 cells, expected 36"),
+        "{err}"
+    );
+    assert!(
+        err.contains("puzzle 3, line 3: more than one solution"),
+        "{err}"
+    );
+    assert!(err.contains("nothing written"));
+    assert!(!out_pdf.exists());
+}

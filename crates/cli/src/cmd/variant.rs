@@ -204,8 +204,20 @@ fn input_text(input: Option<&Path>) -> Result<String> {
 /// line format ([`solve_each`]).
 pub fn solve(input: Option<&Path>, rules: &Rules, out: &mut Output, any: bool) -> Result<Summary> {
     let text = input_text(input)?;
-    let records = text
-        .lines()
+    solve_each(
+        line_records(&text, rules).into_iter(),
+        rules.cells(),
+        out,
+        any,
+    )
+}
+
+/// A record of the input: its line, and the puzzle or why it cannot be read.
+type Record = (usize, std::result::Result<VariantPuzzle, String>);
+
+/// Every puzzle line of `text` (blank lines and `#` comments skipped) under `rules`.
+fn line_records(text: &str, rules: &Rules) -> Vec<Record> {
+    text.lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
@@ -214,16 +226,15 @@ pub fn solve(input: Option<&Path>, rules: &Rules, out: &mut Output, any: bool) -
                 i,
                 VariantPuzzle::parse_line(rules.clone(), l).map_err(|e| e.to_string()),
             )
-        });
-    solve_each(records, rules.cells(), out, any)
+        })
+        .collect()
 }
 
-/// `--fpuzzles`: solves f-puzzles documents, each under its own rules. A file whose text starts
-/// with `{` is one JSON document; otherwise every line is a link (f-puzzles' `?load=`,
-/// SudokuPad's `fpuzzles...`), a bare compressed code, or a document on one line.
-pub fn solve_fpuzzles(input: Option<&Path>, out: &mut Output, any: bool) -> Result<Summary> {
+/// The f-puzzles records of `text`: one JSON document if it starts with `{`; otherwise every
+/// line is a link (f-puzzles' `?load=`, SudokuPad's `fpuzzles...`), a bare compressed code, or
+/// a document on one line.
+fn fpuzzles_records(text: &str) -> Vec<Record> {
     use shudu_core::variant::fpuzzles;
-    let text = input_text(input)?;
     let read = |l: &str| {
         if l.starts_with('{') {
             fpuzzles::from_json(l)
@@ -232,11 +243,10 @@ pub fn solve_fpuzzles(input: Option<&Path>, out: &mut Output, any: bool) -> Resu
         }
         .map_err(|e| e.to_string())
     };
-    let records: Vec<(usize, Result<VariantPuzzle, String>)> = if text.trim_start().starts_with('{')
-    {
+    if text.trim_start().starts_with('{') {
         let at = text.len() - text.trim_start().len();
         let line = text[..at].matches('\n').count() + 1;
-        vec![(line, fpuzzles::from_json(&text).map_err(|e| e.to_string()))]
+        vec![(line, fpuzzles::from_json(text).map_err(|e| e.to_string()))]
     } else {
         text.lines()
             .enumerate()
@@ -244,8 +254,97 @@ pub fn solve_fpuzzles(input: Option<&Path>, out: &mut Output, any: bool) -> Resu
             .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
             .map(|(i, l)| (i, read(l)))
             .collect()
+    }
+}
+
+/// `--fpuzzles`: solves f-puzzles documents and links ([`fpuzzles_records`]), each under its
+/// own rules.
+pub fn solve_fpuzzles(input: Option<&Path>, out: &mut Output, any: bool) -> Result<Summary> {
+    let text = input_text(input)?;
+    solve_each(fpuzzles_records(&text).into_iter(), 0, out, any)
+}
+
+/// `shudu print` of variant puzzles: the line format under `rules`, or f-puzzles documents and
+/// links when `rules` is `None`. Every puzzle must be read and have one solution, or nothing is
+/// written and each problem is named by puzzle and line.
+///
+/// # Errors
+///
+/// An input that cannot be read, or a book that cannot be written.
+pub fn print(
+    input: Option<&Path>,
+    rules: Option<&Rules>,
+    layout: &super::print::LayoutArgs,
+    format: super::print::PrintFormat,
+    output: &Path,
+) -> Result<ExitCode> {
+    use super::print::{book_config, write_pdf, write_svgs, PrintFormat};
+    let text = input_text(input)?;
+    let records = match rules {
+        Some(r) => line_records(&text, r),
+        None => fpuzzles_records(&text),
     };
-    solve_each(records.into_iter(), 0, out, any)
+    if records.is_empty() {
+        bail!("the input holds no puzzle; nothing written");
+    }
+    // Each record solved, or why not: (whether it could be read at all, the message).
+    type Solved = std::result::Result<(VariantPuzzle, Vec<u8>), (bool, String)>;
+    let solved: Vec<(usize, Solved)> = records
+        .into_par_iter()
+        .map(|(line, record)| {
+            let solved = record.map_err(|e| (false, e)).and_then(|p| {
+                let c = count_solutions(&p, 2);
+                let why = match (c.count, c.solution) {
+                    (1, Some(s)) => return Ok((p, s)),
+                    (0, _) => "no solution",
+                    _ => "more than one solution",
+                };
+                Err((
+                    true,
+                    format!("{why}; a book takes puzzles with one solution"),
+                ))
+            });
+            (line, solved)
+        })
+        .collect();
+    let mut book = Vec::with_capacity(solved.len());
+    let (mut unreadable, mut not_unique) = (0, 0);
+    for (number, (line, record)) in solved.into_iter().enumerate() {
+        match record {
+            Ok((puzzle, solution)) => book.push(VariantEntry {
+                number: number + 1,
+                puzzle,
+                solution,
+            }),
+            Err((read, e)) => {
+                if read {
+                    not_unique += 1;
+                } else {
+                    unreadable += 1;
+                }
+                eprintln!("shudu: puzzle {}, line {line}: {e}", number + 1);
+            }
+        }
+    }
+    if unreadable + not_unique > 0 {
+        eprintln!("shudu: nothing written");
+        let code = if unreadable > 0 {
+            crate::exit::INPUT
+        } else {
+            crate::exit::NOT_UNIQUE
+        };
+        return Ok(ExitCode::from(code));
+    }
+    match format {
+        PrintFormat::Pdf => write_pdf(output, &variant_book::pdf(&book, &book_config(layout))?)?,
+        PrintFormat::Svg => {
+            let numbers: Vec<usize> = book.iter().map(|e| e.number).collect();
+            write_svgs(output, &numbers, layout.answers, |i, answer| {
+                variant_book::svg(&book[i], answer)
+            })?
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes in each puzzle's place its solution, or the puzzle back (no solution; several, unless
