@@ -382,10 +382,49 @@ fn candidate_centre(d: u8, cx: f32, cy: f32, cell: f32) -> (f32, f32) {
 
 /// One page to draw: its title, its puzzles (each with whether it shows the answer) and its
 /// layout.
-struct PageSpec<'a> {
-    title: Option<String>,
-    items: Vec<(&'a Entry, bool)>,
-    per_page: usize,
+pub(crate) struct PageSpec<'a, E> {
+    pub(crate) title: Option<String>,
+    pub(crate) items: Vec<(&'a E, bool)>,
+    pub(crate) per_page: usize,
+}
+
+/// The pages of a book of `entries`: `per_page` puzzles a page under the title, then, with
+/// answers, their solutions nine a page under "TITLE: answers" (or "Answers").
+pub(crate) fn plan<'a, E>(entries: &'a [E], config: &BookConfig) -> Vec<PageSpec<'a, E>> {
+    let mut pages = Vec::new();
+    for chunk in entries.chunks(config.per_page) {
+        pages.push(PageSpec {
+            title: config.title.clone(),
+            items: chunk.iter().map(|e| (e, false)).collect(),
+            per_page: config.per_page,
+        });
+    }
+    if config.answers {
+        let title = match &config.title {
+            Some(t) => format!("{t}: answers"),
+            None => "Answers".to_string(),
+        };
+        for chunk in entries.chunks(9) {
+            pages.push(PageSpec {
+                title: Some(title.clone()),
+                items: chunk.iter().map(|e| (e, true)).collect(),
+                per_page: 9,
+            });
+        }
+    }
+    pages
+}
+
+/// A new PDF document with the book's metadata (its creator, and its title if any).
+pub(crate) fn document(config: &BookConfig) -> krilla::Document {
+    let mut document = krilla::Document::new();
+    let mut metadata =
+        krilla::metadata::Metadata::new().creator(format!("shudu {}", env!("CARGO_PKG_VERSION")));
+    if let Some(t) = &config.title {
+        metadata = metadata.title(t.clone());
+    }
+    document.set_metadata(metadata);
+    document
 }
 
 /// The print font, loaded.
@@ -408,34 +447,8 @@ pub(crate) fn digit_height() -> f32 {
 pub fn pdf(entries: &[Entry], config: &BookConfig) -> Result<Vec<u8>> {
     let font = font()?;
     let (w, h) = config.paper.size();
-    let mut document = krilla::Document::new();
-    let mut metadata =
-        krilla::metadata::Metadata::new().creator(format!("shudu {}", env!("CARGO_PKG_VERSION")));
-    if let Some(t) = &config.title {
-        metadata = metadata.title(t.clone());
-    }
-    document.set_metadata(metadata);
-    let mut pages = Vec::new();
-    for chunk in entries.chunks(config.per_page) {
-        pages.push(PageSpec {
-            title: config.title.clone(),
-            items: chunk.iter().map(|e| (e, false)).collect(),
-            per_page: config.per_page,
-        });
-    }
-    if config.answers {
-        let title = match &config.title {
-            Some(t) => format!("{t}: answers"),
-            None => "Answers".to_string(),
-        };
-        for chunk in entries.chunks(9) {
-            pages.push(PageSpec {
-                title: Some(title.clone()),
-                items: chunk.iter().map(|e| (e, true)).collect(),
-                per_page: 9,
-            });
-        }
-    }
+    let mut document = document(config);
+    let pages = plan(entries, config);
     for (
         number,
         PageSpec {

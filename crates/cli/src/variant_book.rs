@@ -349,10 +349,6 @@ pub fn svg(entry: &VariantEntry, answer: bool) -> String {
     s
 }
 
-/// A page of the book: its title, its puzzles (each with whether it is an answer) and how
-/// many it holds.
-type Page<'a> = (Option<String>, Vec<(&'a VariantEntry, bool)>, usize);
-
 /// A book of variant puzzles as a PDF: the classic book's pages, slots, title, page numbers
 /// and answer pages (nine a page).
 ///
@@ -361,37 +357,17 @@ type Page<'a> = (Option<String>, Vec<(&'a VariantEntry, bool)>, usize);
 pub fn pdf(entries: &[VariantEntry], config: &BookConfig) -> Result<Vec<u8>> {
     let font = book::font()?;
     let (w, h) = config.paper.size();
-    let mut document = krilla::Document::new();
-    let mut metadata =
-        krilla::metadata::Metadata::new().creator(format!("shudu {}", env!("CARGO_PKG_VERSION")));
-    if let Some(t) = &config.title {
-        metadata = metadata.title(t.clone());
-    }
-    document.set_metadata(metadata);
-    let mut pages: Vec<Page<'_>> = entries
-        .chunks(config.per_page)
-        .map(|c| {
-            (
-                config.title.clone(),
-                c.iter().map(|e| (e, false)).collect(),
-                config.per_page,
-            )
-        })
-        .collect();
-    if config.answers {
-        let title = match &config.title {
-            Some(t) => format!("{t}: answers"),
-            None => "Answers".to_string(),
-        };
-        for c in entries.chunks(9) {
-            pages.push((
-                Some(title.clone()),
-                c.iter().map(|e| (e, true)).collect(),
-                9,
-            ));
-        }
-    }
-    for (number, (title, items, per_page)) in pages.iter().enumerate() {
+    let mut document = book::document(config);
+    let pages = book::plan(entries, config);
+    for (
+        number,
+        book::PageSpec {
+            title,
+            items,
+            per_page,
+        },
+    ) in pages.iter().enumerate()
+    {
         let settings = krilla::page::PageSettings::from_wh(w, h)
             .ok_or_else(|| anyhow!("bad paper size {w} x {h}"))?;
         let mut page = document.start_page_with(settings);
@@ -512,6 +488,29 @@ fn draw_pdf(surface: &mut krilla::surface::Surface<'_>, font: &Font, all: &[Mark
                 };
                 book::draw_text(surface, font, left, *y, *size, text);
             }
+        }
+    }
+}
+
+/// Writes the book of `entries` to `path` (atomically): one PDF, or one SVG image a puzzle
+/// (and its answer's), as the classic book is written.
+///
+/// # Errors
+/// When the PDF cannot be made or a file cannot be written.
+pub fn write(
+    entries: &[VariantEntry],
+    layout: &crate::cmd::print::LayoutArgs,
+    format: crate::cmd::print::PrintFormat,
+    path: &std::path::Path,
+) -> Result<()> {
+    use crate::cmd::print::{book_config, write_pdf, write_svgs, PrintFormat};
+    match format {
+        PrintFormat::Pdf => write_pdf(path, &pdf(entries, &book_config(layout))?),
+        PrintFormat::Svg => {
+            let numbers: Vec<usize> = entries.iter().map(|e| e.number).collect();
+            write_svgs(path, &numbers, layout.answers, |i, answer| {
+                svg(&entries[i], answer)
+            })
         }
     }
 }

@@ -71,18 +71,8 @@ pub struct PrintArgs {
     rate: bool,
     #[command(flatten)]
     layout: LayoutArgs,
-    /// Size of the puzzles: 4, 6, 8, 9, 12 or 16, read in the line format (`1`-`9` then
-    /// `A`-`G`), as `shudu solve --size` reads them.
-    #[arg(long, default_value_t = 9, value_name = "N")]
-    size: usize,
-    /// Variant rules, comma-separated: x, windoku, anti-knight, anti-king (the puzzles in the
-    /// line format).
-    #[arg(long, value_delimiter = ',', value_name = "V[,V...]")]
-    variant: Vec<String>,
-    /// The input is f-puzzles: a JSON document, or one link a line, each puzzle with its own
-    /// rules (jigsaw regions and killer cages included).
-    #[arg(long, conflicts_with_all = ["size", "variant"])]
-    fpuzzles: bool,
+    #[command(flatten)]
+    variants: super::variant::InputArgs,
 }
 
 /// Refuses what cannot be printed before any work: a title too long for a line even shrunk,
@@ -139,12 +129,8 @@ pub fn check_layout(layout: &LayoutArgs, format: PrintFormat, path: &Path) -> Re
 pub fn run(args: &PrintArgs) -> Result<ExitCode> {
     let format = args.format.unwrap_or_else(|| guess_format(&args.output));
     check_layout(&args.layout, format, &args.output)?;
-    if args.fpuzzles || args.size != 9 || !args.variant.is_empty() {
-        let rules = if args.fpuzzles {
-            None
-        } else {
-            Some(super::variant::rules(args.size, &args.variant)?)
-        };
+    if args.variants.any() {
+        let rules = args.variants.rules()?;
         return super::variant::print(
             args.input.as_deref(),
             rules.as_ref(),

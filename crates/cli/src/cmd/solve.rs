@@ -35,26 +35,14 @@ pub struct SolveArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = shudu::args::parse_threads)]
     threads: Option<usize>,
-    /// Size of the puzzles: 4, 6, 8, 9, 12 or 16 (boxes of 2x2, 2x3, 2x4, 3x3, 3x4, 4x4). Other
-    /// sizes are read in the line format, `1`-`9` then `A`-`G`, `.` or `0` for empty.
-    #[arg(long, default_value_t = 9, value_name = "N")]
-    size: usize,
-    /// Variant rules, comma-separated: x (both diagonals), windoku, anti-knight, anti-king. The
-    /// puzzles are read in the line format (docs/variants.md).
-    #[arg(long, value_delimiter = ',', value_name = "V[,V...]")]
-    variant: Vec<String>,
-    /// The input is f-puzzles: a JSON document (the file starts with `{`), or one link a line
-    /// (`https://f-puzzles.com/?load=...`, `https://sudokupad.app/fpuzzles...`, or the bare
-    /// code). Each puzzle brings its own size and rules (X, Windoku, jigsaw, killer,
-    /// anti-knight, anti-king); solutions are written in the line format.
-    #[arg(long, conflicts_with_all = ["size", "variant"])]
-    fpuzzles: bool,
+    #[command(flatten)]
+    variants: super::variant::InputArgs,
 }
 
 /// Runs `shudu solve`.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     io::set_threads(args.threads, usize::MAX)?;
-    if args.fpuzzles {
+    if args.variants.fpuzzles {
         if !matches!(args.format, FormatArg::Line) {
             anyhow::bail!("--format: f-puzzles solutions are written in the line format only");
         }
@@ -67,8 +55,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         summary.finish(out, &name)?;
         return Ok(summary.exit_code());
     }
-    if args.size != 9 || !args.variant.is_empty() {
-        let rules = super::variant::rules(args.size, &args.variant)?;
+    if let Some(rules) = args.variants.rules()? {
         if !matches!(args.format, FormatArg::Line) {
             anyhow::bail!(
                 "--format: variants are written in the line format only (--size, --variant)"

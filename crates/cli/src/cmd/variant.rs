@@ -20,6 +20,45 @@ use super::solve::Summary;
 use crate::io::{self, Output};
 use crate::variant_book::{self, VariantEntry};
 
+/// How `shudu solve` and `shudu print` are told their input holds variants.
+#[derive(clap::Args, Debug)]
+pub struct InputArgs {
+    /// Size of the puzzles: 4, 6, 8, 9, 12 or 16 (boxes of 2x2, 2x3, 2x4, 3x3, 3x4, 4x4). Other
+    /// sizes are read in the line format, `1`-`9` then `A`-`G`, `.` or `0` for empty.
+    #[arg(long, default_value_t = 9, value_name = "N")]
+    pub size: usize,
+    /// Variant rules, comma-separated: x (both diagonals), windoku, anti-knight, anti-king. The
+    /// puzzles are read in the line format (docs/variants.md).
+    #[arg(long, value_delimiter = ',', value_name = "V[,V...]")]
+    pub variant: Vec<String>,
+    /// The input is f-puzzles: a JSON document (the file starts with `{`), or one link a line
+    /// (`https://f-puzzles.com/?load=...`, `https://sudokupad.app/fpuzzles...`, or the bare
+    /// code). Each puzzle brings its own size and rules (X, Windoku, jigsaw, killer,
+    /// anti-knight, anti-king); solutions are written in the line format.
+    #[arg(long, conflicts_with_all = ["size", "variant"])]
+    pub fpuzzles: bool,
+}
+
+impl InputArgs {
+    /// Whether the input is of variants (any of the three options).
+    pub fn any(&self) -> bool {
+        self.fpuzzles || self.size != 9 || !self.variant.is_empty()
+    }
+
+    /// The rules of `--size` and `--variant`, or `None` for classic 9×9 and for `--fpuzzles`
+    /// (each puzzle brings its own).
+    ///
+    /// # Errors
+    ///
+    /// As [`rules`].
+    pub fn rules(&self) -> Result<Option<Rules>> {
+        if self.fpuzzles || (self.size == 9 && self.variant.is_empty()) {
+            return Ok(None);
+        }
+        rules(self.size, &self.variant).map(Some)
+    }
+}
+
 /// The rules of `--size` and `--variant` for `shudu solve`.
 ///
 /// # Errors
@@ -151,16 +190,7 @@ pub fn generate(v: &Variants, r: &Request<'_>, output: Option<&Path>) -> Result<
         out.finish()?;
     }
     if let (Some((path, layout)), false) = (r.print, book.is_empty()) {
-        use super::print::{book_config, guess_format, write_pdf, write_svgs, PrintFormat};
-        match guess_format(path) {
-            PrintFormat::Pdf => write_pdf(path, &variant_book::pdf(&book, &book_config(layout))?)?,
-            PrintFormat::Svg => {
-                let numbers: Vec<usize> = book.iter().map(|e| e.number).collect();
-                write_svgs(path, &numbers, layout.answers, |i, answer| {
-                    variant_book::svg(&book[i], answer)
-                })?
-            }
-        }
+        variant_book::write(&book, layout, super::print::guess_format(path), path)?;
     }
     if found < r.count {
         let budget = r.timeout.map_or_else(String::new, |t| format!(" of {t:?}"));
@@ -278,7 +308,6 @@ pub fn print(
     format: super::print::PrintFormat,
     output: &Path,
 ) -> Result<ExitCode> {
-    use super::print::{book_config, write_pdf, write_svgs, PrintFormat};
     let text = input_text(input)?;
     let records = match rules {
         Some(r) => line_records(&text, r),
@@ -335,15 +364,7 @@ pub fn print(
         };
         return Ok(ExitCode::from(code));
     }
-    match format {
-        PrintFormat::Pdf => write_pdf(output, &variant_book::pdf(&book, &book_config(layout))?)?,
-        PrintFormat::Svg => {
-            let numbers: Vec<usize> = book.iter().map(|e| e.number).collect();
-            write_svgs(output, &numbers, layout.answers, |i, answer| {
-                variant_book::svg(&book[i], answer)
-            })?
-        }
-    }
+    variant_book::write(&book, layout, format, output)?;
     Ok(ExitCode::SUCCESS)
 }
 
