@@ -511,18 +511,10 @@ def iter_generate(
     iterator stops the work. Ctrl+C raises ``KeyboardInterrupt`` while it waits for a puzzle."""
     n = _count("n", n)
     items = shard_items(n, *shard) if shard is not None else range(n)
-    if givens is not None:
-        if isinstance(givens, (int, np.integer)):
-            givens = (givens, givens)
-        givens = tuple(_count("givens", g, 0, 81) for g in givens)
+    givens = _givens(givens, 81)
     if isinstance(rating, (int, float)):
         rating = (float(rating), float(rating))
-    if seed is None:
-        seed = _random.getrandbits(64)
-    seed = _count("seed", seed, 0, 2**64 - 1)
-    default_budget = None
-    if timeout is _DEFAULT:
-        timeout = default_budget = DEFAULT_TIMEOUT
+    seed, timeout, default_budget = _seed_and_budget(seed, timeout)
     waves = _shudu.generate_waves(
         items.start,
         items.stop,
@@ -540,6 +532,26 @@ def iter_generate(
         automorphic,
     )
     return GenerateIterator(waves, default_budget)
+
+
+def _givens(givens, cells: int) -> Optional[Tuple[int, int]]:
+    """``givens`` (a number or an inclusive range) as a checked ``(a, b)``, or ``None``."""
+    if givens is None:
+        return None
+    if isinstance(givens, (int, np.integer)):
+        givens = (givens, givens)
+    return tuple(_count("givens", g, 0, cells) for g in givens)
+
+
+def _seed_and_budget(seed, timeout):
+    """The seed (random when ``None``), the time budget, and the default budget when it is the
+    one in force (a cut by it warns)."""
+    if seed is None:
+        seed = _random.getrandbits(64)
+    seed = _count("seed", seed, 0, 2**64 - 1)
+    if timeout is _DEFAULT:
+        return seed, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT
+    return seed, timeout, None
 
 
 def _names(techniques: Union[None, str, Sequence[str]]) -> Optional[List[str]]:
@@ -769,18 +781,10 @@ def generate_variants(
     """
     n = _count("n", n)
     size = _count("size", size, 1)
-    if givens is not None:
-        if isinstance(givens, (int, np.integer)):
-            givens = (givens, givens)
-        givens = tuple(_count("givens", g, 0, size * size) for g in givens)
+    givens = _givens(givens, size * size)
     if cages is not None:
         cages = _count("cages", cages, 2, size)
-    if seed is None:
-        seed = _random.getrandbits(64)
-    seed = _count("seed", seed, 0, 2**64 - 1)
-    default_budget = None
-    if timeout is _DEFAULT:
-        timeout = default_budget = DEFAULT_TIMEOUT
+    seed, timeout, default_budget = _seed_and_budget(seed, timeout)
     made, timed_out = _shudu.variant_generate(
         0, n, seed, size, _variant_names(variant), givens, symmetry, minimal, cages, timeout
     )
