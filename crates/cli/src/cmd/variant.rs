@@ -13,7 +13,8 @@ use anyhow::{bail, Result};
 use rayon::prelude::*;
 use shudu_core::generate::Symmetry;
 use shudu_core::variant::{
-    self, count_solutions, digit_of, Rules, VariantGenerateError, VariantPuzzle, Variants,
+    self, count_solutions, digit_of, Rules, VariantGenerateError, VariantPuzzle, VariantSolver,
+    Variants,
 };
 
 use super::solve::Summary;
@@ -234,8 +235,10 @@ fn input_text(input: Option<&Path>) -> Result<String> {
 /// line format ([`solve_each`]).
 pub fn solve(input: Option<&Path>, rules: &Rules, out: &mut Output, any: bool) -> Result<Summary> {
     let text = input_text(input)?;
+    let solver = VariantSolver::new(rules);
     solve_each(
-        line_records(&text, rules).into_iter(),
+        line_records(&text, rules),
+        Some(&solver),
         rules.cells(),
         out,
         any,
@@ -291,7 +294,7 @@ fn fpuzzles_records(text: &str) -> Vec<Record> {
 /// own rules.
 pub fn solve_fpuzzles(input: Option<&Path>, out: &mut Output, any: bool) -> Result<Summary> {
     let text = input_text(input)?;
-    solve_each(fpuzzles_records(&text).into_iter(), 0, out, any)
+    solve_each(fpuzzles_records(&text), None, 0, out, any)
 }
 
 /// `shudu print` of variant puzzles: the line format under `rules`, or f-puzzles documents and
@@ -371,17 +374,28 @@ pub fn print(
 /// Writes in each puzzle's place its solution, or the puzzle back (no solution; several, unless
 /// `any`), or a line of `.` (`blank` of them; none when each puzzle has its own size) for a
 /// record that cannot be read. Problems go to standard error, one line each, naming the puzzle
-/// and its line.
+/// and its line. The puzzles are counted in parallel, by `solver` when they share its rules.
 fn solve_each(
-    records: impl Iterator<Item = (usize, Result<VariantPuzzle, String>)>,
+    records: Vec<Record>,
+    solver: Option<&VariantSolver>,
     blank: usize,
     out: &mut Output,
     any: bool,
 ) -> Result<Summary> {
+    let counts: Vec<Option<shudu_core::variant::VariantCount>> = records
+        .par_iter()
+        .map(|(_, record)| {
+            let p = record.as_ref().ok()?;
+            Some(match solver {
+                Some(s) => s.count(p.cells(), 2),
+                None => count_solutions(p, 2),
+            })
+        })
+        .collect();
     let mut summary = Summary::default();
     let mut buf = String::new();
     let mut problems = String::new();
-    for (number, (line, record)) in records.enumerate() {
+    for (number, ((line, record), c)) in records.into_iter().zip(counts).enumerate() {
         let at = format!("shudu: puzzle {}, line {line}", number + 1);
         match record {
             Err(e) => {
@@ -390,7 +404,7 @@ fn solve_each(
                 buf.push_str(&".".repeat(blank));
             }
             Ok(p) => {
-                let c = count_solutions(&p, 2);
+                let c = c.expect("a count for each puzzle read");
                 let rules = p.rules().clone();
                 let solution = c
                     .solution
