@@ -41,27 +41,29 @@ pub struct GradeArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = shudu::args::parse_threads)]
     threads: Option<usize>,
+    #[command(flatten)]
+    variants: super::variant::InputArgs,
 }
 
 #[derive(serde::Serialize)]
-struct TechniqueCount {
-    technique: &'static str,
-    count: usize,
+pub(super) struct TechniqueCount {
+    pub(super) technique: &'static str,
+    pub(super) count: usize,
 }
 
 #[derive(serde::Serialize)]
-struct GradeRecord {
-    number: usize,
-    line: usize,
-    puzzle: Option<String>,
-    status: &'static str,
-    er: Option<f64>,
-    ep: Option<f64>,
-    ed: Option<f64>,
-    band: Option<&'static str>,
-    steps: Option<usize>,
-    techniques: Vec<TechniqueCount>,
-    error: Option<String>,
+pub(super) struct GradeRecord {
+    pub(super) number: usize,
+    pub(super) line: usize,
+    pub(super) puzzle: Option<String>,
+    pub(super) status: &'static str,
+    pub(super) er: Option<f64>,
+    pub(super) ep: Option<f64>,
+    pub(super) ed: Option<f64>,
+    pub(super) band: Option<&'static str>,
+    pub(super) steps: Option<usize>,
+    pub(super) techniques: Vec<TechniqueCount>,
+    pub(super) error: Option<String>,
 }
 
 /// What grading one record gave.
@@ -86,6 +88,12 @@ fn record_line(rec: &shudu_core::format::Record) -> String {
 /// Runs `shudu grade`.
 pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
     io::set_threads(args.threads, usize::MAX)?;
+    if args.variants.fpuzzles || args.variants.any() {
+        let rules = args.variants.any_rules()?;
+        let out = Output::create(args.output.as_deref())?;
+        let json = args.format == GradeFormat::Json;
+        return super::variant::grade(args.input.as_deref(), rules.as_ref(), out, json);
+    }
     let input = io::RecordStream::open_or_puzzle(args.input.as_deref())?;
     let name = input.name().to_string();
     let mut out = Output::create(args.output.as_deref())?;

@@ -60,6 +60,22 @@ impl InputArgs {
     }
 }
 
+impl InputArgs {
+    /// The rules of `--size` and `--variant`, killer and jigsaw refused as by [`rules`]; `None`
+    /// for `--fpuzzles`, classic 9×9 included otherwise (for commands that send even the
+    /// classic 9×9 to the variant path).
+    ///
+    /// # Errors
+    ///
+    /// As [`rules`].
+    pub fn any_rules(&self) -> Result<Option<Rules>> {
+        if self.fpuzzles {
+            return Ok(None);
+        }
+        rules(self.size, &self.variant).map(Some)
+    }
+}
+
 /// The rules of `--size` and `--variant` for `shudu solve`.
 ///
 /// # Errors
@@ -441,4 +457,134 @@ fn solve_each(
     out.write_all(buf.as_bytes())?;
     summary.report();
     Ok(summary)
+}
+
+/// `shudu grade --size/--variant/--fpuzzles`: rates every puzzle on SE's scale with the variant
+/// techniques (`shudu_core::variant::logic`), one line each, `puzzle ER/EP/ED band`, or JSON
+/// Lines with the techniques; a record that cannot be read, has no single solution, or is not
+/// rated within its budget is named on standard error and the rest are still rated.
+///
+/// # Errors
+///
+/// An input that cannot be read, or an output that cannot be written.
+pub fn grade(
+    input: Option<&Path>,
+    rules: Option<&Rules>,
+    mut out: Output,
+    json: bool,
+) -> Result<ExitCode> {
+    use super::grade::{GradeRecord, TechniqueCount};
+    use shudu_core::variant::logic;
+    let text = input_text(input)?;
+    let records = match rules {
+        Some(r) => line_records(&text, r),
+        None => fpuzzles_records(&text),
+    };
+    if records.is_empty() {
+        bail!("the input holds no puzzle; nothing written");
+    }
+    let graded: Vec<_> = records
+        .into_par_iter()
+        .map(|(line, record)| {
+            let result = record.and_then(|p| {
+                let c = count_solutions(&p, 2);
+                match c.count {
+                    0 => Err("no solution; only puzzles with one solution are rated".to_string()),
+                    1 => Ok((p.to_line(), logic::grade(&p))),
+                    _ => Err(
+                        "more than one solution; only puzzles with one solution are rated".into(),
+                    ),
+                }
+            });
+            (line, result)
+        })
+        .collect();
+    let mut worst = crate::exit::OK;
+    let mut buf = String::new();
+    let mut problems = String::new();
+    let mut rated = 0;
+    for (number, (line, result)) in graded.into_iter().enumerate() {
+        let number = number + 1;
+        let mut record = GradeRecord {
+            number,
+            line,
+            puzzle: None,
+            status: "invalid",
+            er: None,
+            ep: None,
+            ed: None,
+            band: None,
+            steps: None,
+            techniques: Vec::new(),
+            error: None,
+        };
+        match result {
+            Ok((puzzle, g)) if g.solved => {
+                rated += 1;
+                record.puzzle = Some(puzzle);
+                record.status = "graded";
+                record.er = Some(f64::from(g.er.0) / 10.0);
+                record.ep = Some(f64::from(g.ep.0) / 10.0);
+                record.ed = Some(f64::from(g.ed.0) / 10.0);
+                record.band = Some(g.band.name());
+                record.steps = Some(g.steps.len());
+                for s in &g.steps {
+                    match record
+                        .techniques
+                        .iter_mut()
+                        .find(|t| t.technique == s.technique)
+                    {
+                        Some(t) => t.count += 1,
+                        None => record.techniques.push(TechniqueCount {
+                            technique: s.technique,
+                            count: 1,
+                        }),
+                    }
+                }
+            }
+            Ok((puzzle, g)) => {
+                worst = worst.max(crate::exit::NOT_UNIQUE);
+                let why = if g.out_of_time {
+                    format!(
+                        "not rated within {} s (the path reached {} before the budget ran out)",
+                        logic::GRADE_BUDGET.as_secs(),
+                        g.er
+                    )
+                } else {
+                    "not rated: no technique applies".to_string()
+                };
+                problems.push_str(&format!("shudu: puzzle {number}, line {line}: {why}\n"));
+                record.puzzle = Some(puzzle);
+                record.status = "unrated";
+                record.error = Some(why);
+            }
+            Err(e) => {
+                let unreadable = !e.contains("solution");
+                worst = worst.max(if unreadable {
+                    crate::exit::INPUT
+                } else {
+                    crate::exit::NOT_UNIQUE
+                });
+                problems.push_str(&format!("shudu: puzzle {number}, line {line}: {e}\n"));
+                record.status = if unreadable { "invalid" } else { "not-unique" };
+                record.error = Some(e);
+            }
+        }
+        if json {
+            buf.push_str(&serde_json::to_string(&record)?);
+            buf.push('\n');
+        } else if let (Some(p), Some(er), Some(ep), Some(ed), Some(band)) =
+            (&record.puzzle, record.er, record.ep, record.ed, record.band)
+        {
+            buf.push_str(&format!("{p} {er:.1}/{ep:.1}/{ed:.1} {band}\n"));
+        }
+    }
+    io::say(&problems);
+    out.write_all(buf.as_bytes())?;
+    if rated == 0 && !json {
+        out.abandon()?;
+    } else {
+        out.finish()?;
+    }
+    Ok(ExitCode::from(worst))
 }

@@ -40,6 +40,7 @@
 pub mod fpuzzles;
 mod generate;
 mod kind;
+pub mod logic;
 mod puzzle;
 mod rules;
 mod solve;
