@@ -12,6 +12,7 @@ use shudu_core::{Cell, Digit, DigitSet, Grid, House, Puzzle};
 
 pub mod engine;
 pub mod explain;
+pub mod variant;
 
 use engine::{Band, Symmetry};
 

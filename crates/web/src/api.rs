@@ -201,6 +201,52 @@ pub(crate) async fn hint(
     Ok(Json(info))
 }
 
+// ---------------------------------------------------------------------------------------------
+// Variants
+
+/// `GET /api/variant/puzzle?size=9&variant=killer,x`: a unique puzzle of those rules, made now
+/// and rated (docs/variants.md): `{"puzzle": {"size", "variants", "regions", "cages",
+/// "givens"}, "name", "rating", "band", "hardest", "houses"}`.
+pub(crate) async fn variant_puzzle(
+    State(state): State<AppState>,
+    Query(q): Query<shudu_game::variant::VariantRequest>,
+) -> Result<Json<shudu_game::variant::VariantDeal>, AppError> {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let deal = costly(&state, move |_| {
+        let deadline = std::time::Instant::now() + crate::WORK_BUDGET;
+        Ok(shudu_game::variant::deal(
+            &q,
+            seed,
+            deadline,
+            crate::VARIANT_RATING_BUDGET,
+        )?)
+    })
+    .await?;
+    Ok(Json(deal))
+}
+
+/// `POST /api/variant/check {"puzzle", "entries"}`: conflicts by the rules, complete, solved.
+pub(crate) async fn variant_check(
+    Body(body): Body<shudu_game::variant::VariantPosition>,
+) -> Result<Json<shudu_game::variant::VariantCheck>, AppError> {
+    Ok(Json(shudu_game::variant::check(&body)?))
+}
+
+/// `POST /api/variant/hint {"puzzle", "entries", "marks"}`: the next hint.
+pub(crate) async fn variant_hint(
+    State(state): State<AppState>,
+    Body(body): Body<shudu_game::variant::VariantPosition>,
+) -> Result<Json<shudu_game::variant::VariantHint>, AppError> {
+    let hint = costly(&state, move |_| {
+        let deadline = std::time::Instant::now() + crate::VARIANT_RATING_BUDGET;
+        Ok(shudu_game::variant::hint(&body, deadline)?)
+    })
+    .await?;
+    Ok(Json(hint))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,8 +30,17 @@ pub(crate) async fn index() -> Response {
     )
 }
 
+/// `GET /variants`: the variants game (`variants.html`), served by `shudu play` only (it asks
+/// the server for its puzzles and hints).
+pub(crate) async fn variants() -> Response {
+    asset(
+        "text/html; charset=utf-8",
+        include_bytes!("../static/variants.html"),
+    )
+}
+
 /// The page's ES modules (`app.js` starts the page and imports the others), by file name.
-pub(crate) const SCRIPTS: [(&str, &[u8]); 10] = [
+pub(crate) const SCRIPTS: [(&str, &[u8]); 11] = [
     ("app.js", include_bytes!("../static/app.js")),
     ("storage.js", include_bytes!("../static/storage.js")),
     ("engine.js", include_bytes!("../static/engine.js")),
@@ -42,6 +51,7 @@ pub(crate) const SCRIPTS: [(&str, &[u8]); 10] = [
     ("dialogs.js", include_bytes!("../static/dialogs.js")),
     ("print.js", include_bytes!("../static/print.js")),
     ("input.js", include_bytes!("../static/input.js")),
+    ("variants.js", include_bytes!("../static/variants.js")),
 ];
 
 /// `GET /app.js`, `/storage.js`, ...: one of the page's [`SCRIPTS`].

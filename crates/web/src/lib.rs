@@ -28,6 +28,10 @@
 //! | `POST /api/hint {"givens", "entries", "marks", "practise"}` | a hint (below) |
 //! | `POST /api/solve {"puzzle": ".."}` | `{"solution": ".."}` |
 //! | `GET /api/status` | the pool's stock per band |
+//! | `GET /variants` | the variants game |
+//! | `GET /api/variant/puzzle?size=9&variant=killer,x` | `{"puzzle": {"size", "variants", "regions", "cages", "givens"}, "name", "rating", "band", "hardest", "houses"}` |
+//! | `POST /api/variant/check {"puzzle", "entries"}` | `{"conflicts", "complete", "solved"}` |
+//! | `POST /api/variant/hint {"puzzle", "entries", "marks"}` | `{"kind", "technique", "rating", "technique_text", "where_text", "text", "cells", "houses", "placements", "eliminations", "clear", "restore_marks"}` |
 //!
 //! - **`/api/puzzle`**: `band` is one of `easy`, `medium`, `hard`, `fiendish`, `diabolical`,
 //!   `extreme` (default `medium`); `symmetry` (optional) is one of `/api/bands`' symmetries. The
@@ -74,6 +78,14 @@
 //!   The answer adds `"practise": {"technique": "X-Wing", "found": true}` (`found` false for the
 //!   ordinary hint). An unknown name is a 400 naming the field and listing the names.
 //! - **`/api/solve`**: the unique solution; 0 or several solutions is a 400.
+//! - **`/api/variant/...`** (the variants page, `shudu_game::variant`): cells are numbered
+//!   `row * size + column` and digits written `1`-`9` then `A`-`G`. `puzzle` makes a unique
+//!   puzzle of the size (4, 6, 8, 9, 12, 16; default 9) and rules asked (`x`, `windoku`,
+//!   `anti-knight`, `anti-king`, `jigsaw`, `killer`), rated within
+//!   [`VARIANT_RATING_BUDGET`] (`rating` null past it); `check` judges a position by the rules
+//!   (repeats among cells that must differ, full cages off their sum); `hint` names wrong
+//!   entries first, then gives the variant techniques' next step, or one cell's digit when none
+//!   is found within the budget. The page sends `puzzle` back as it was dealt.
 //!
 //! # Errors
 //! A failed request gets a status and `{"error": "message"}`: 400 for bad input (wrong length, a
@@ -122,6 +134,10 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
 /// How long one costly request (grading an imported puzzle) may compute before it is given up.
 pub const WORK_BUDGET: Duration = Duration::from_secs(10);
+
+/// How long a variant puzzle's rating, or a variant hint, may search before the puzzle is dealt
+/// unrated or the hint shows a cell's digit instead.
+pub const VARIANT_RATING_BUDGET: Duration = Duration::from_secs(3);
 
 /// How long a costly request waits for a free worker before it is answered 503.
 pub const QUEUE_WAIT: Duration = Duration::from_millis(500);
@@ -174,6 +190,7 @@ pub fn router(state: AppState) -> Router {
     }
     pages
         .route("/", get(assets::index))
+        .route("/variants", get(assets::variants))
         .route("/style.css", get(assets::style))
         .route("/favicon.svg", get(assets::icon))
         .route("/manifest.webmanifest", get(assets::manifest))
@@ -190,6 +207,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/check", axum::routing::post(api::check))
         .route("/api/hint", axum::routing::post(api::hint))
         .route("/api/solve", axum::routing::post(api::solve))
+        .route("/api/variant/puzzle", get(api::variant_puzzle))
+        .route(
+            "/api/variant/check",
+            axum::routing::post(api::variant_check),
+        )
+        .route("/api/variant/hint", axum::routing::post(api::variant_hint))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

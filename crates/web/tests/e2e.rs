@@ -1,7 +1,8 @@
 //! End-to-end: the page in a real headless Chromium, driven by `e2e/play.spec.mjs` (a game
 //! played to the win), `e2e/issue16.spec.mjs` (the bugs of issue 16 and what their fixes
 //! promise), `e2e/practise.spec.mjs` (hints while practising a technique) and
-//! `e2e/issue38.spec.mjs` (the player complaints of issue 38), with
+//! `e2e/issue38.spec.mjs` (the player complaints of issue 38), `e2e/variants.spec.mjs` (the
+//! variants page: every kind dealt and drawn, a game won by hints, 16x16 on a phone), with
 //! playwright-core. The server runs in this process on a free port; the scripts run one after
 //! the other, as CI has two cores.
 //!
@@ -103,6 +104,7 @@ fn game_plays_in_headless_chromium() {
         "issue16.spec.mjs",
         "practise.spec.mjs",
         "issue38.spec.mjs",
+        "variants.spec.mjs",
     ] {
         run_script(&e2e, script, &url, &shots);
     }
