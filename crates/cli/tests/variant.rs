@@ -382,8 +382,8 @@ fn jigsaw_and_killer_are_written_as_f_puzzles_links_that_solve_uniquely() {
 fn variant_generation_refuses_what_it_cannot_do_and_says_what_it_found() {
     for (args, expected) in [
         (
-            &["--size", "6", "--difficulty", "hard"][..],
-            "--difficulty: not for --size or --variant puzzles yet",
+            &["--size", "6", "--needs", "x-wing"][..],
+            "--needs: not for --size or --variant puzzles yet",
         ),
         (
             &["--size", "6", "--givens", "40"],
@@ -446,4 +446,55 @@ fn variant_generation_refuses_what_it_cannot_do_and_says_what_it_found() {
         text == "old\n" || text.lines().all(|l| l.len() == 256),
         "{text}"
     );
+}
+
+/// `shudu grade --size/--variant/--fpuzzles`: every puzzle rated on SE's scale by the variant
+/// techniques, the ratings agreeing with `generate --difficulty`'s band; bad records named.
+#[test]
+fn variant_puzzles_are_rated_and_generated_by_difficulty() {
+    let hard = generated(&[
+        "-n", "3", "--size", "6", "--variant", "x", "--difficulty", "hard", "--seed", "4",
+    ]);
+    assert_eq!(hard.len(), 3);
+    let out = shudu()
+        .args(["grade", "--size", "6", "--variant", "x", "-"])
+        .write_stdin(format!("{}\n", hard.join("\n")))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for (line, puzzle) in text.lines().zip(&hard) {
+        // `puzzle ER/EP/ED band`, ER in the hard band (2.6 to 4.0).
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f[0], puzzle);
+        assert_eq!(f[2], "hard", "{line}");
+        let er: f64 = f[1].split('/').next().unwrap().parse().unwrap();
+        assert!((2.6..=4.0).contains(&er), "{line}");
+    }
+    // A killer as an f-puzzles link, rated in JSON with its techniques.
+    let killer = generated(&["-n", "1", "--variant", "killer", "--size", "6", "--seed", "2"]);
+    let out = shudu()
+        .args(["grade", "--fpuzzles", "--format", "json", &killer[0]])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "graded");
+    let techniques = v["techniques"].as_array().unwrap();
+    assert!(
+        techniques.iter().any(|t| t["technique"] == "Cage Combination"),
+        "{v}"
+    );
+    // A line of the wrong length, and one with two solutions: each named, the rest rated.
+    let out = shudu()
+        .args(["grade", "--size", "4", "-"])
+        .write_stdin("12\n................\n..3..4.221......\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("puzzle 1, line 1"), "{err}");
+    assert!(err.contains("puzzle 2, line 2: more than one solution"), "{err}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("..3..4.221...... "), "{text}");
 }

@@ -1008,6 +1008,64 @@ fn variant_count(
     Ok((c.count, solution))
 }
 
+/// Rates a variant puzzle with the variant techniques (`shudu grade --size --variant`), within
+/// `timeout` seconds. Raises `ValueError` for a puzzle without exactly one solution, or one not
+/// rated in time.
+#[pyfunction]
+#[pyo3(signature = (puzzle, size = 9, variants = Vec::new(), timeout = 10.0))]
+fn variant_rate(
+    py: Python<'_>,
+    puzzle: &str,
+    size: usize,
+    variants: Vec<String>,
+    timeout: f64,
+) -> PyResult<RateRecord> {
+    let p = variant_puzzle(puzzle, size, &variants)?;
+    if !timeout.is_finite() || timeout <= 0.0 {
+        return Err(PyValueError::new_err(format!(
+            "timeout {timeout}: expected a number of seconds above 0"
+        )));
+    }
+    let budget = std::time::Duration::from_secs_f64(timeout.min(1e6));
+    py.detach(|| {
+        match shudu_core::variant::count_solutions(&p, 2).count {
+            0 => return Err("the puzzle has no solution; only puzzles with one are rated".into()),
+            1 => {}
+            _ => {
+                return Err(
+                    "the puzzle has more than one solution; only puzzles with one are rated"
+                        .to_string(),
+                )
+            }
+        }
+        let g = shudu_core::variant::logic::grade_until(&p, std::time::Instant::now() + budget);
+        if !g.solved {
+            return Err(if g.out_of_time {
+                format!("not rated within {timeout} s (the path reached {})", g.er)
+            } else {
+                "not rated: no technique applies".to_string()
+            });
+        }
+        let mut techniques: Vec<(String, usize)> = Vec::new();
+        for s in &g.steps {
+            match techniques.iter_mut().find(|t| t.0 == s.technique) {
+                Some(t) => t.1 += 1,
+                None => techniques.push((s.technique.to_string(), 1)),
+            }
+        }
+        Ok((
+            rating_value(g.er),
+            rating_value(g.ep),
+            rating_value(g.ed),
+            g.band.name().to_string(),
+            g.solved,
+            g.steps.len(),
+            techniques,
+        ))
+    })
+    .map_err(PyValueError::new_err)
+}
+
 /// One made variant puzzle: (item, the line format or `None` for jigsaw and killer, the
 /// f-puzzles link, the solution in the line format).
 type VariantRecord = (u64, Option<String>, String, String);
@@ -1101,6 +1159,7 @@ fn _shudu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical_many, m)?)?;
     m.add_function(wrap_pyfunction!(count_grids, m)?)?;
     m.add_function(wrap_pyfunction!(variant_count, m)?)?;
+    m.add_function(wrap_pyfunction!(variant_rate, m)?)?;
     m.add_function(wrap_pyfunction!(variant_generate, m)?)?;
     Ok(())
 }

@@ -175,3 +175,25 @@ def test_junk_raises_value_error_never_anything_else():
             shudu.count_variant_solutions(text, **({} if text[:1] in "{h" else {"size": size}))
         except ValueError:
             pass
+
+
+def test_rate_variant_gives_se_scale_ratings_and_refuses_what_it_cannot_rate():
+    made = shudu.generate_variants(3, size=6, variant="x", seed=4)
+    for p in made:
+        r = shudu.rate_variant(p.puzzle, size=6, variant="x")
+        assert r.solved and 1.0 <= r.er <= 12.0 and r.ed <= r.ep <= r.er
+        assert r.band in ("easy", "medium", "hard", "fiendish", "diabolical", "extreme")
+        assert r.steps > 0 and r.techniques
+    # A killer from its f-puzzles link: cage combinations on its path.
+    killer = shudu.generate_variants(1, size=6, variant="killer", seed=2)[0]
+    r = shudu.rate_variant(killer)
+    assert any(t == "Cage Combination" for t, _ in r.techniques)
+    # A classic 9x9 takes SE's rating, as shudu.rate gives it.
+    line = "...9....3..1....78..7.3.21.......75...25....1.........7..8.5..4.59....8.32..1...9"
+    assert shudu.rate_variant(line).er == shudu.rate(line).er == 1.5
+    with pytest.raises(ValueError, match="more than one solution"):
+        shudu.rate_variant("." * 16, size=4)
+    with pytest.raises(ValueError, match="timeout"):
+        shudu.rate_variant(made[0].puzzle, size=6, variant="x", timeout=0)
+    with pytest.raises(TypeError):
+        shudu.rate_variant(made[0].puzzle, size=6, variant="x", timeout="1")

@@ -150,8 +150,6 @@ impl GenerateArgs {
     fn classic_only(&self) -> Vec<&'static str> {
         let mut used = Vec::new();
         for (on, name) in [
-            (self.difficulty.is_some(), "--difficulty"),
-            (self.rating.is_some(), "--rating"),
             (self.needs.is_some(), "--needs"),
             (self.without.is_some(), "--without"),
             (self.automorphic, "--automorphic"),
@@ -211,7 +209,8 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         if !used.is_empty() {
             anyhow::bail!(
                 "{}: not for --size or --variant puzzles yet (the general engine digs unique \
-                 puzzles with --givens, --symmetry and --minimal; it does not rate them)",
+                 puzzles with --givens, --symmetry and --minimal, and rates them for \
+                 --difficulty and --rating; it does not pick techniques)",
                 used.join(", ")
             );
         }
@@ -227,6 +226,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             links: args.fpuzzles,
             with_solution: args.with_solution,
             print: args.print.as_deref().map(|p| (p, &args.layout)),
+            rating: args.rating.or(args.difficulty.map(Band::range)),
         };
         return super::variant::generate(&variants, &request, args.output.as_deref());
     }

@@ -110,6 +110,9 @@ pub fn parse(size: usize, variants: &[String]) -> Result<Variants> {
     })
 }
 
+/// How long `shudu generate --difficulty` rates one variant puzzle before passing it over.
+const RATE_BUDGET: Duration = Duration::from_secs(3);
+
 /// What `shudu generate --size/--variant` asks for.
 pub struct Request<'a> {
     /// Puzzles to make.
@@ -132,6 +135,9 @@ pub struct Request<'a> {
     pub with_solution: bool,
     /// `--print FILE` and the book's layout.
     pub print: Option<(&'a Path, &'a super::print::LayoutArgs)>,
+    /// `--difficulty` or `--rating`: only puzzles the variant techniques rate in this range
+    /// (both ends included) are kept.
+    pub rating: Option<(shudu_core::logic::Rating, shudu_core::logic::Rating)>,
 }
 
 /// Puzzles made a parallel batch, written in order as each batch ends.
@@ -156,16 +162,37 @@ pub fn generate(v: &Variants, r: &Request<'_>, output: Option<&Path>) -> Result<
     let mut found = 0;
     let mut buf = String::new();
     let mut book = Vec::new();
-    let items: Vec<u64> = (0..r.count as u64).collect();
-    for batch in items.chunks(BATCH) {
-        let made: Vec<std::result::Result<VariantPuzzle, VariantGenerateError>> = batch
+    // Without a rating asked for, item i is the i-th puzzle; with one, items are made and rated
+    // in order until enough fall in the range.
+    let mut next_item = 0u64;
+    let mut tried = 0usize;
+    while found < r.count {
+        let want = if r.rating.is_some() {
+            BATCH
+        } else {
+            BATCH.min(r.count - found)
+        };
+        let batch: Vec<u64> = (next_item..next_item + want as u64).collect();
+        next_item += want as u64;
+        let made: Vec<std::result::Result<Option<VariantPuzzle>, VariantGenerateError>> = batch
             .par_iter()
-            .map(|&item| v.generate(&config, r.seed, item, deadline))
+            .map(|&item| {
+                let p = v.generate(&config, r.seed, item, deadline)?;
+                let Some((lo, hi)) = r.rating else {
+                    return Ok(Some(p));
+                };
+                // A puzzle not rated within its own budget is passed over.
+                let g = variant::logic::grade_until(&p, deadline.min(Instant::now() + RATE_BUDGET));
+                Ok((g.solved && g.er >= lo && g.er <= hi).then_some(p))
+            })
             .collect();
         let mut stop = None;
         for m in made {
+            tried += 1;
             match m {
-                Ok(p) => {
+                Ok(None) => {}
+                Ok(Some(_)) if found == r.count => {}
+                Ok(Some(p)) => {
                     buf.push_str(&written(&p, !v.fits_line() || r.links));
                     let solution = count_solutions(&p, 1).solution.expect("a unique puzzle");
                     if r.with_solution {
@@ -192,6 +219,9 @@ pub fn generate(v: &Variants, r: &Request<'_>, output: Option<&Path>) -> Result<
         }
         out.write_all(buf.as_bytes())?;
         buf.clear();
+        if stop.is_none() && Instant::now() > deadline {
+            break;
+        }
         match stop {
             None => {}
             Some(VariantGenerateError::Timeout { .. }) => break,
@@ -211,9 +241,13 @@ pub fn generate(v: &Variants, r: &Request<'_>, output: Option<&Path>) -> Result<
     }
     if found < r.count {
         let budget = r.timeout.map_or_else(String::new, |t| format!(" of {t:?}"));
+        let rated = match r.rating {
+            Some((lo, hi)) => format!(" ({tried} made and rated, {found} in {lo}..{hi})"),
+            None => String::new(),
+        };
         eprintln!(
-            "shudu: found {found} of {}: the time budget{budget} ran out (--timeout sets it; \
-             --timeout none searches without limit)",
+            "shudu: found {found} of {}{rated}: the time budget{budget} ran out (--timeout sets \
+             it; --timeout none searches without limit)",
             shudu_core::error::counted(r.count, "puzzle")
         );
         return Ok(ExitCode::from(crate::exit::NOT_UNIQUE));

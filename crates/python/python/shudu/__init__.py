@@ -72,6 +72,7 @@ __all__ = [
     "VariantGenerated",
     "count_variant_solutions",
     "solve_variant",
+    "rate_variant",
     "generate_variants",
 ]
 
@@ -757,6 +758,27 @@ def solve_variant(
     return _shudu.variant_count(_variant_text(puzzle), size, _variant_names(variant), 1)[1]
 
 
+def rate_variant(
+    puzzle: Union[str, VariantGenerated],
+    size: int = 9,
+    variant: Union[str, Sequence[str]] = (),
+    timeout: float = 10.0,
+) -> Rating:
+    """Rates a variant puzzle on the Sudoku Explainer scale with the techniques that hold for
+    every rule set (and, for killer, cage combinations and innies and outies), as ``shudu grade
+    --size --variant`` does; a classic 9x9 gets SE's own rating. ``puzzle``, ``size`` and
+    ``variant`` as for :func:`count_variant_solutions`.
+
+    Raises ``ValueError`` for a puzzle without exactly one solution, or one not rated within
+    ``timeout`` seconds (the hardest puzzles need nested chains, seconds each)."""
+    size = _count("size", size, 1)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"timeout {timeout!r}: expected a number of seconds")
+    return Rating._from(
+        _shudu.variant_rate(_variant_text(puzzle), size, _variant_names(variant), float(timeout))
+    )
+
+
 def generate_variants(
     n: int,
     size: int = 9,
@@ -777,7 +799,7 @@ def generate_variants(
     some. ``givens`` is a number or an inclusive ``(a, b)`` range (default: as few as
     uniqueness allows); ``symmetry`` and ``minimal`` as for :func:`generate`. With ``timeout``
     (seconds; :data:`DEFAULT_TIMEOUT` when not given, ``None`` for no limit) the puzzles found
-    in time are returned, and a cut by the default budget warns. Variants are not rated.
+    in time are returned, and a cut by the default budget warns. :func:`rate_variant` rates them.
     """
     n = _count("n", n)
     size = _count("size", size, 1)
