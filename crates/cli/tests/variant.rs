@@ -453,7 +453,16 @@ fn variant_generation_refuses_what_it_cannot_do_and_says_what_it_found() {
 #[test]
 fn variant_puzzles_are_rated_and_generated_by_difficulty() {
     let hard = generated(&[
-        "-n", "3", "--size", "6", "--variant", "x", "--difficulty", "hard", "--seed", "4",
+        "-n",
+        "3",
+        "--size",
+        "6",
+        "--variant",
+        "x",
+        "--difficulty",
+        "hard",
+        "--seed",
+        "4",
     ]);
     assert_eq!(hard.len(), 3);
     let out = shudu()
@@ -461,7 +470,11 @@ fn variant_puzzles_are_rated_and_generated_by_difficulty() {
         .write_stdin(format!("{}\n", hard.join("\n")))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     for (line, puzzle) in text.lines().zip(&hard) {
         // `puzzle ER/EP/ED band`, ER in the hard band (2.6 to 4.0).
@@ -472,17 +485,32 @@ fn variant_puzzles_are_rated_and_generated_by_difficulty() {
         assert!((2.6..=4.0).contains(&er), "{line}");
     }
     // A killer as an f-puzzles link, rated in JSON with its techniques.
-    let killer = generated(&["-n", "1", "--variant", "killer", "--size", "6", "--seed", "2"]);
+    let killer = generated(&[
+        "-n",
+        "1",
+        "--variant",
+        "killer",
+        "--size",
+        "6",
+        "--seed",
+        "2",
+    ]);
     let out = shudu()
         .args(["grade", "--fpuzzles", "--format", "json", &killer[0]])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["status"], "graded");
     let techniques = v["techniques"].as_array().unwrap();
     assert!(
-        techniques.iter().any(|t| t["technique"] == "Cage Combination"),
+        techniques
+            .iter()
+            .any(|t| t["technique"] == "Cage Combination"),
         "{v}"
     );
     // A line of the wrong length, and one with two solutions: each named, the rest rated.
@@ -494,7 +522,10 @@ fn variant_puzzles_are_rated_and_generated_by_difficulty() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("puzzle 1, line 1"), "{err}");
-    assert!(err.contains("puzzle 2, line 2: more than one solution"), "{err}");
+    assert!(
+        err.contains("puzzle 2, line 2: more than one solution"),
+        "{err}"
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("..3..4.221...... "), "{text}");
 }

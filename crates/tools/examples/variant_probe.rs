@@ -2,7 +2,7 @@
 //! `scripts/bench --only variants` runs it for BENCHMARKS.md.
 //!
 //! `variant_probe generate SIZE COUNT [x] [windoku] [anti-knight] [anti-king] [jigsaw]
-//! [jigsaw-each] [killer=MAX] [cages-only] [givens=LOW]`: COUNT puzzles, seeds 0..COUNT, a deadline of 60 s each; prints
+//! [jigsaw-each] [killer=MAX] [cages-only] [givens=LOW] [minimal]`: COUNT puzzles, seeds 0..COUNT, a deadline of 60 s each; prints
 //! `puzzles cpu_seconds median_ms max_ms mean_givens` (the total in CPU time, each puzzle's in
 //! wall time: the kernel's CPU clock here ticks every 4 ms, too coarse for one puzzle).
 //!
@@ -47,6 +47,7 @@ fn main() {
                     .expect("regions");
             }
             "cages-only" => config.givens = (0, 0),
+            "minimal" => config.minimal = true,
             g if g.starts_with("givens=") => {
                 let lo: usize = g[7..].parse().expect("givens=LOW");
                 config.givens = (lo, n * n);

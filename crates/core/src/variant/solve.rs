@@ -81,6 +81,17 @@ impl VariantSolver {
         dispatch!(self, e => e.has_other(cells, removed))
     }
 
+    /// As [`has_other`](Self::has_other), giving up (`None`) after `max_nodes` nodes of the
+    /// search for each removed cell (a count, so the same on every machine).
+    pub(crate) fn has_other_within(
+        &self,
+        cells: &[u8],
+        removed: &[(usize, u8)],
+        max_nodes: u64,
+    ) -> Option<bool> {
+        dispatch!(self, e => e.has_other_within(cells, removed, max_nodes))
+    }
+
     /// The solutions of `cells`, up to `limit` of them, or `None` if `deadline` passes first.
     pub fn solutions(&self, cells: &[u8], limit: usize, deadline: Instant) -> Option<Vec<Vec<u8>>> {
         self.solutions_within(cells, limit, deadline, u64::MAX)
@@ -415,6 +426,51 @@ impl<const W: usize> Engine<W> {
     }
 
     fn has_other(&self, cells: &[u8], removed: &[(usize, u8)]) -> bool {
+        self.has_other_within(cells, removed, u64::MAX) == Some(true)
+    }
+
+    fn has_other_within(
+        &self,
+        cells: &[u8],
+        removed: &[(usize, u8)],
+        max_nodes: u64,
+    ) -> Option<bool> {
+        let mut base = self.empty();
+        for (cell, &d) in cells.iter().enumerate() {
+            if d != 0 && (d as usize > self.n || !self.place(&mut base, cell, d as usize - 1)) {
+                return Some(false);
+            }
+        }
+        let budget = (max_nodes < u64::MAX).then(|| {
+            // Nodes are what bounds the search; the deadline is never met.
+            (
+                Instant::now() + std::time::Duration::from_secs(1 << 30),
+                max_nodes,
+            )
+        });
+        for &(c, d) in removed {
+            let mut s = base;
+            s.cand[d as usize - 1][c >> 6] &= !(1 << (c & 63));
+            let mut out = Found {
+                solutions: Vec::new(),
+                guesses: 0,
+                nodes: 0,
+                budget,
+                late: false,
+            };
+            self.search(s, 1, &mut out);
+            if !out.solutions.is_empty() {
+                return Some(true);
+            }
+            if out.late {
+                return None;
+            }
+        }
+        Some(false)
+    }
+
+    #[allow(dead_code)]
+    fn has_other_unbounded(&self, cells: &[u8], removed: &[(usize, u8)]) -> bool {
         let mut base = self.empty();
         for (cell, &d) in cells.iter().enumerate() {
             if d != 0 && (d as usize > self.n || !self.place(&mut base, cell, d as usize - 1)) {
