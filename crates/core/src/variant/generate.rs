@@ -465,7 +465,7 @@ fn adjacent(n: usize, c: usize) -> impl Iterator<Item = usize> {
 const NODES_A_CELL: u64 = 1;
 
 /// Solutions a check of cages alone looks for: ours and others to rule out in one round.
-const ALTERNATIVES: usize = 8;
+const ALTERNATIVES: usize = 4;
 
 /// Cage `g` cut in two connected parts of `smallest` cells or more, at random; with `apart`
 /// (ours, another solution), only a cut whose parts' sums differ between the two.
