@@ -4,6 +4,8 @@
 // it, and every position goes back whole to `/api/variant/check` (judged by the rules) and
 // `/api/variant/hint` (the variant techniques). The game is kept in localStorage.
 
+import { api } from './engine.js';
+
 const $ = (id) => document.getElementById(id);
 const STORE = 'shudu-variant-game';
 const BOXES = { 4: [2, 2], 6: [2, 3], 8: [2, 4], 9: [3, 3], 12: [3, 4], 16: [4, 4] };
@@ -104,21 +106,6 @@ function toast(text) {
   t.classList.add('show');
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => t.classList.remove('show'), 3500);
-}
-
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-  };
-  let res;
-  try {
-    res = await fetch(path, init);
-  } catch {
-    throw new Error('The shudu server is not answering. Is `shudu play` still running?');
-  }
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
-  return data;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -143,6 +143,17 @@ fn fillings_text(sets: &[u16]) -> String {
     format!("{}{more}", shown.join(" or "))
 }
 
+/// What each of `cells` loses to `allowed`: "r1c1 loses 5, 6, r1c2 loses 9".
+fn lost_text(l: &Layout, b: &Board, cells: &[usize], allowed: &[u16]) -> String {
+    cells
+        .iter()
+        .zip(allowed)
+        .filter(|(&c, &a)| b.cand[c] & !a != 0)
+        .map(|(&c, &a)| format!("{} loses {}", l.cell_name(c), digits_text(b.cand[c] & !a)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A cage's empty cells and the sum they must make.
 fn cage_left(b: &Board, cells: &[usize], sum: u32) -> (Vec<usize>, i64) {
     let empty: Vec<usize> = cells.iter().copied().filter(|&c| b.value[c] == 0).collect();
@@ -173,18 +184,7 @@ pub(super) fn cage_combination(l: &Layout, b: &Board) -> Option<VariantStep> {
         if elims.is_empty() {
             continue;
         }
-        let lost: Vec<String> = empty
-            .iter()
-            .enumerate()
-            .filter(|(i, &c)| b.cand[c] & !allowed[*i] != 0)
-            .map(|(i, &c)| {
-                format!(
-                    "{} loses {}",
-                    l.cell_name(c),
-                    digits_text(b.cand[c] & !allowed[i])
-                )
-            })
-            .collect();
+        let lost = lost_text(l, b, &empty, &allowed);
         let what = format!(
             "the cage at {} ({} cells, sum {sum}) has {} left to make in {} empty cell{}: {}; so {}",
             l.cell_name(cells[0]),
@@ -193,7 +193,7 @@ pub(super) fn cage_combination(l: &Layout, b: &Board) -> Option<VariantStep> {
             empty.len(),
             if empty.len() == 1 { "" } else { "s" },
             fillings_text(&sets),
-            lost.join(", ")
+            lost
         );
         return Some(VariantStep {
             technique: "Cage Combination",
@@ -329,18 +329,7 @@ pub(super) fn innies_outies(l: &Layout, b: &Board, single: bool) -> Option<Varia
                 continue;
             }
             let technique = if kind == "Innie" { "Innies" } else { "Outies" };
-            let lost: Vec<String> = empty
-                .iter()
-                .enumerate()
-                .filter(|(i, &c)| b.cand[c] & !allowed[*i] != 0)
-                .map(|(i, &c)| {
-                    format!(
-                        "{} loses {}",
-                        l.cell_name(c),
-                        digits_text(b.cand[c] & !allowed[i])
-                    )
-                })
-                .collect();
+            let lost = lost_text(l, b, &empty, &allowed);
             return Some(VariantStep {
                 technique,
                 rating: Rating(30),
@@ -348,7 +337,7 @@ pub(super) fn innies_outies(l: &Layout, b: &Board, single: bool) -> Option<Varia
                 eliminations: elims,
                 cells: empty,
                 houses: hs.clone(),
-                text: text(technique, format!("{words}: {}", lost.join(", "))),
+                text: text(technique, format!("{words}: {lost}")),
             });
         }
     }
