@@ -123,27 +123,36 @@ fn general_rater_agrees_with_se_on_classic_puzzles() {
 fn every_step_is_sound_on_every_variant() {
     // (size, variants, givens): the minimal puzzles of anti-knight and 16x16 take the nested
     // chains (seconds a puzzle), so those are dealt with more givens here.
-    type Kind = (usize, &'static [&'static str], Option<(usize, usize)>);
+    // (size, variants, givens, largest cage): the minimal puzzles of anti-knight and 16x16, and
+    // killers of large cages, take the nested chains (seconds a puzzle), so those are dealt
+    // with more givens or smaller cages here.
+    type Kind = (
+        usize,
+        &'static [&'static str],
+        Option<(usize, usize)>,
+        Option<usize>,
+    );
     let kinds: &[Kind] = &[
-        (4, &[], None),
-        (6, &["x"], None),
-        (6, &["killer"], None),
-        (8, &["anti-king"], None),
-        (9, &["x"], None),
-        (9, &["windoku"], None),
-        (9, &["anti-knight"], Some((26, 30))),
-        (9, &["jigsaw"], None),
-        (9, &["killer"], None),
-        (9, &["killer", "x"], None),
-        (12, &[], None),
-        (16, &[], Some((130, 150))),
+        (4, &[], None, None),
+        (6, &["x"], None, None),
+        (6, &["killer"], None, None),
+        (8, &["anti-king"], None, None),
+        (9, &["x"], None, None),
+        (9, &["windoku"], None, None),
+        (9, &["anti-knight"], Some((22, 26)), None),
+        (9, &["jigsaw"], None, None),
+        (9, &["killer"], None, Some(3)),
+        (9, &["killer"], Some((4, 8)), Some(5)),
+        (9, &["killer", "x"], None, Some(3)),
+        (12, &[], None, None),
+        (16, &[], Some((115, 130)), None),
     ];
     let count = if cfg!(debug_assertions) { 2 } else { 10 };
     let mut techniques = std::collections::BTreeSet::new();
-    for &(size, names, givens) in kinds {
+    for &(size, names, givens, cages) in kinds {
         let v = Variants::parse(size, names).unwrap();
         let config = v
-            .config(givens, shudu_core::generate::Symmetry::None, false, None)
+            .config(givens, shudu_core::generate::Symmetry::None, false, cages)
             .unwrap();
         let (mut solved, mut ers, t0) = (0, Vec::new(), Instant::now());
         for item in 0..count {
