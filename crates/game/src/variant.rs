@@ -4,7 +4,7 @@
 //! jigsaw regions, killer cages and givens, which the page draws and sends back with each
 //! position. Cells are numbered `row * size + column`; a digit is `1`-`9` then `A`-`G`.
 
-use std::time::{Duration, Instant};
+use shudu_core::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use shudu_core::generate::Symmetry;

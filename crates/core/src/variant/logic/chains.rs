@@ -10,7 +10,7 @@
 //! (8.5). Cell and region forcing chains are 8.0 (static) or 8.5 (dynamic). Each adds SE's
 //! length bonus for the nodes the conclusion depends on.
 
-use std::time::Instant;
+use crate::time::Instant;
 
 use super::{Board, Layout, VariantStep};
 use crate::logic::{length_bonus, Rating};

@@ -23,8 +23,8 @@
 //! # Ok::<(), shudu_core::variant::RulesError>(())
 //! ```
 
+use crate::time::{Duration, Instant};
 use std::fmt::Write as _;
-use std::time::{Duration, Instant};
 
 use super::{symbol, Rules, VariantPuzzle};
 use crate::logic::{Band, Rating};
