@@ -469,29 +469,6 @@ impl<const W: usize> Engine<W> {
         Some(false)
     }
 
-    #[allow(dead_code)]
-    fn has_other_unbounded(&self, cells: &[u8], removed: &[(usize, u8)]) -> bool {
-        let mut base = self.empty();
-        for (cell, &d) in cells.iter().enumerate() {
-            if d != 0 && (d as usize > self.n || !self.place(&mut base, cell, d as usize - 1)) {
-                return false;
-            }
-        }
-        removed.iter().any(|&(c, d)| {
-            let mut s = base;
-            s.cand[d as usize - 1][c >> 6] &= !(1 << (c & 63));
-            let mut out = Found {
-                solutions: Vec::new(),
-                guesses: 0,
-                nodes: 0,
-                budget: None,
-                late: false,
-            };
-            self.search(s, 1, &mut out);
-            !out.solutions.is_empty()
-        })
-    }
-
     /// The digits (bit `d - 1`) `cell` can still hold.
     fn digits(&self, s: &State<W>, cell: usize) -> u16 {
         let (w, b) = (cell >> 6, cell & 63);
