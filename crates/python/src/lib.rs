@@ -948,31 +948,7 @@ fn count_grids(py: Python<'_>) -> String {
 /// A variant puzzle: the line format under `size` and `variants`, or an f-puzzles document or
 /// link, which brings its own rules.
 fn variant_puzzle(text: &str, size: usize, variants: &[String]) -> PyResult<VariantPuzzle> {
-    let t = text.trim();
-    let err = |e: String| PyValueError::new_err(e);
-    if t.starts_with('{') || t.starts_with("https://") || t.starts_with("http://") {
-        if size != 9 || !variants.is_empty() {
-            return Err(err(
-                "size and variant: an f-puzzles document or link brings its own rules; leave them out"
-                    .into(),
-            ));
-        }
-        let read = if t.starts_with('{') {
-            fpuzzles::from_json(t)
-        } else {
-            fpuzzles::from_link(t)
-        };
-        return read.map_err(|e| err(e.to_string()));
-    }
-    let v = variant_kind(size, variants)?;
-    if !v.fits_line() {
-        return Err(err(
-            "variant: jigsaw regions and killer cages do not fit in the line format; pass an \
-             f-puzzles document or link, which holds them"
-                .into(),
-        ));
-    }
-    VariantPuzzle::parse_line(v.rules().clone(), t).map_err(|e| err(e.to_string()))
+    shudu_core::variant::read_puzzle(text, size, variants).map_err(PyValueError::new_err)
 }
 
 /// `size` and `variants` read, or `ValueError` naming the argument.

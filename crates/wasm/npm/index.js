@@ -2,38 +2,11 @@
 // Workers; no build step. The engine loads when this module is imported (top-level await), so
 // every function below is synchronous. README.md shows each in use.
 import init, * as engine from './engine.js';
+import { ShuduError, call, text, randomSeed, load } from './errors.js';
 
-const wasmUrl = new URL('./engine_bg.wasm', import.meta.url);
-if (wasmUrl.protocol === 'file:') {
-  // Node (or Deno, Bun): read the file; fetch() cannot load file: URLs there.
-  const { readFile } = await import('node:fs/promises');
-  engine.initSync({ module: await readFile(wasmUrl) });
-} else {
-  await init({ module_or_path: wasmUrl });
-}
+export { ShuduError };
 
-/** An error the engine reports: the message says where the input is wrong and what was expected. */
-export class ShuduError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'ShuduError';
-  }
-}
-
-function call(f, ...args) {
-  try {
-    return f(...args);
-  } catch (e) {
-    throw new ShuduError(e instanceof Error ? e.message : String(e));
-  }
-}
-
-function text(value, name) {
-  if (typeof value !== 'string') {
-    throw new ShuduError(`${name}: found ${value === null ? 'null' : typeof value}; expected a string`);
-  }
-  return value;
-}
+await load(init, engine.initSync, 'engine_bg.wasm');
 
 /** The engine's version. */
 export const version = engine.version();
@@ -73,13 +46,6 @@ export function solveAll(input) {
     if (l === 'none' || l === 'multiple') return { status: l };
     return { status: 'unique', solution: l };
   });
-}
-
-function randomSeed() {
-  const words = new Uint32Array(2);
-  globalThis.crypto.getRandomValues(words);
-  // 53 bits: the seed survives a round trip through JSON and JavaScript numbers.
-  return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
 }
 
 /**

@@ -1,7 +1,8 @@
 // The game without a server: the folder `shudu play --export DIR --engine PKG` writes, served as
 // static files, in headless Chromium. Load it, let the service worker keep it, go offline,
 // reload, and play: a new game of every band (the engine in a Web Worker; extreme from the
-// bank), a hint at each of its stages, a digit placed and checked.
+// bank), a hint at each of its stages, a digit placed and checked; then the variants page, whose
+// engine (shudu/variants) loads from the same cache, deals a 6x6 killer X and is played by hints.
 //
 //   node crates/web/e2e/offline.spec.mjs DIR
 //
@@ -32,7 +33,11 @@ const TYPES = {
   '.svg': 'image/svg+xml', '.json': 'application/json', '.wasm': 'application/wasm',
   '.webmanifest': 'application/manifest+json', '.ttf': 'font/ttf',
 };
-let served = 0;
+// Every file the server sent, in order. The browser's own check for a new service worker script
+// (`sw.js`, fetched by the browser at navigations, outside the page's offline switch) is not a
+// file the page needs, and is not counted.
+const served = [];
+const sentSince = (n) => served.slice(n).filter((u) => u !== '/sw.js');
 const server = http.createServer((req, res) => {
   const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/\/$/, '/index.html');
   const file = path.join(dir, path.normalize(rel));
@@ -40,7 +45,7 @@ const server = http.createServer((req, res) => {
     res.writeHead(404).end('not found');
     return;
   }
-  served++;
+  served.push(req.url);
   res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
   fs.createReadStream(file).pipe(res);
 });
@@ -89,7 +94,7 @@ await step('the exported page deals a game from its own engine, and a service wo
 
 await step('offline, the page reloads and plays a new game of every band', async () => {
   await context.setOffline(true);
-  const before = served;
+  const before = served.length;
   await page.reload();
   await page.waitForSelector('body.ready', { timeout: 30000 });
   const times = [];
@@ -113,7 +118,7 @@ await step('offline, the page reloads and plays a new game of every band', async
     assert(r.band === band, `${band}: dealt a puzzle rated ${r.er} (${r.band})`);
     times.push(`${band} ${ms} ms`);
   }
-  assert(served === before, `the server was asked for ${served - before} files while offline`);
+  assert(sentSince(before).length === 0, `the server was asked for ${sentSince(before).join(', ')} while offline`);
   console.log(`  # new games offline: ${times.join(', ')}`);
   await page.screenshot({ path: path.join(shots, 'shudu-offline.png') });
   assert(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
@@ -148,6 +153,39 @@ await step('offline, a hint goes through its three stages and a digit is checked
     });
   }, [g.puzzle, (await game()).values.map((v) => (v ? String(v) : '.')).join('')]);
   assert(check.ok && check.data.wrong.length === 0 && check.data.conflicts.length === 0, JSON.stringify(check));
+  assert(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
+});
+
+await step('offline, the variants page deals a 6x6 killer X from the engine and plays it by hints', async () => {
+  const before = served.length;
+  await page.goto(new URL('variants.html', url).href);
+  await page.waitForSelector('body.ready', { timeout: 30000 });
+  await page.selectOption('#vsize', '6');
+  await page.click('#vrules-summary');
+  for (const box of await page.$$('#vrules input')) {
+    const want = ['x', 'killer'].includes(await box.getAttribute('value'));
+    if ((await box.isChecked()) !== want) await box.click();
+  }
+  const was = await page.evaluate(() => localStorage.getItem('shudu-variant-game'));
+  await page.click('#vnew');
+  await page.waitForFunction((w) => {
+    const g = localStorage.getItem('shudu-variant-game');
+    return g !== w && JSON.parse(g).spec.size === 6;
+  }, was, { timeout: 30000 });
+  assert(await page.$$eval('.csum', (s) => s.length) > 0, 'cage sums drawn');
+  await page.screenshot({ path: path.join(shots, 'shudu-offline-variants.png') });
+  for (let i = 0; i < 300; i++) {
+    if (/solved!/.test(await page.textContent('#vinfo'))) break;
+    await page.click('#vhint');
+    await page.waitForSelector('#vhint-panel:not([hidden])', { timeout: 10000 });
+    for (let k = 0; k < 3; k++) {
+      const label = await page.textContent('#vhint-next');
+      await page.click('#vhint-next');
+      if (!/Show/.test(label)) break;
+    }
+  }
+  await page.waitForFunction(() => /solved!/.test(document.getElementById('vinfo').textContent), null, { timeout: 10000 });
+  assert(sentSince(before).length === 0, `the server was asked for ${sentSince(before).join(', ')} while offline`);
   assert(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
 });
 

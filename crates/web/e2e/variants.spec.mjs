@@ -38,7 +38,7 @@ async function open(viewport = { width: 1280, height: 800 }) {
   const context = await browser.newContext({ viewport });
   page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(new URL('variants', url).href);
+  await page.goto(new URL('variants.html', url).href);
   await page.waitForSelector('.vcell');
 }
 

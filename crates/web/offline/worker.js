@@ -2,8 +2,11 @@
 // `shudu play`'s /api/...) with the npm package, in a Web Worker so that the page never waits
 // on it. A band's puzzle is made on the spot (medium in a few milliseconds); the extreme band,
 // which takes seconds to make, is dealt from the bank the server has too (bank.json), never a
-// puzzle of a class the page says it has seen, and made on the spot once those run out.
+// puzzle of a class the page says it has seen, and made on the spot once those run out. The
+// variants page's requests (`variant/...`) go to the variant engine, a module of its own that is
+// loaded only when that page asks.
 const engine = import('./shudu/index.js');
+let variants = null;
 let bank = null;
 
 async function banked(body) {
@@ -19,12 +22,17 @@ async function banked(body) {
 self.onmessage = async (e) => {
   const { id, endpoint, body } = e.data;
   try {
-    const shudu = await engine;
     let data = null;
-    if (endpoint === 'puzzle' && body.band === 'extreme' && !body.needs && !body.practise) {
-      data = await banked(body);
+    if (endpoint.startsWith('variant/')) {
+      variants ??= import('./shudu/variants.js');
+      data = (await variants).request(endpoint, body, { budgetMs: 10000 });
+    } else {
+      const shudu = await engine;
+      if (endpoint === 'puzzle' && body.band === 'extreme' && !body.needs && !body.practise) {
+        data = await banked(body);
+      }
+      data ??= shudu.request(endpoint, body, { budgetMs: 10000 });
     }
-    data ??= shudu.request(endpoint, body, { budgetMs: 10000 });
     self.postMessage({ id, ok: true, data });
   } catch (err) {
     self.postMessage({ id, ok: false, error: err instanceof Error ? err.message : String(err) });

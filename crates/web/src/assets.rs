@@ -30,8 +30,8 @@ pub(crate) async fn index() -> Response {
     )
 }
 
-/// `GET /variants`: the variants game (`variants.html`), served by `shudu play` only (it asks
-/// the server for its puzzles and hints).
+/// `GET /variants.html` (or `/variants`): the variants game. It asks the server for its puzzles
+/// and hints here, and the variant engine in a Web Worker in the exported page.
 pub(crate) async fn variants() -> Response {
     asset(
         "text/html; charset=utf-8",

@@ -11,8 +11,18 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::Band;
 
-/// The files of the npm package the page needs.
-const ENGINE_FILES: [&str; 4] = ["index.js", "engine.js", "engine_bg.wasm", "package.json"];
+/// The files of the npm package the pages need: the classic engine, and the variant engine
+/// (`variants.js`) that the variants page loads.
+const ENGINE_FILES: [&str; 8] = [
+    "index.js",
+    "errors.js",
+    "engine.js",
+    "engine_bg.wasm",
+    "variants.js",
+    "variants_engine.js",
+    "variants_engine_bg.wasm",
+    "package.json",
+];
 
 /// Why an export failed, with the path it concerns.
 #[derive(Debug)]
@@ -84,6 +94,12 @@ pub fn export(dir: &Path, engine: &Path) -> Result<Vec<String>, ExportError> {
         (
             "index.html".into(),
             include_str!("../static/index.html")
+                .replacen("<html ", "<html data-engine=\"worker\" ", 1)
+                .into_bytes(),
+        ),
+        (
+            "variants.html".into(),
+            include_str!("../static/variants.html")
                 .replacen("<html ", "<html data-engine=\"worker\" ", 1)
                 .into_bytes(),
         ),
@@ -186,6 +202,11 @@ mod tests {
         let files = export(&out, &engine).unwrap();
         let html = std::fs::read_to_string(out.join("index.html")).unwrap();
         assert!(html.contains("<html data-engine=\"worker\" "), "{html}");
+        let variants = std::fs::read_to_string(out.join("variants.html")).unwrap();
+        assert!(
+            variants.contains("<html data-engine=\"worker\" "),
+            "{variants}"
+        );
         let sw = std::fs::read_to_string(out.join("sw.js")).unwrap();
         for f in files.iter().filter(|f| *f != "sw.js") {
             assert!(sw.contains(&format!("'./{f}'")), "sw.js does not list {f}");

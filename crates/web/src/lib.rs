@@ -28,7 +28,7 @@
 //! | `POST /api/hint {"givens", "entries", "marks", "practise"}` | a hint (below) |
 //! | `POST /api/solve {"puzzle": ".."}` | `{"solution": ".."}` |
 //! | `GET /api/status` | the pool's stock per band |
-//! | `GET /variants` | the variants game |
+//! | `GET /variants.html` (or `/variants`) | the variants game |
 //! | `GET /api/variant/puzzle?size=9&variant=killer,x` | `{"puzzle": {"size", "variants", "regions", "cages", "givens"}, "name", "rating", "band", "hardest", "houses"}` |
 //! | `POST /api/variant/check {"puzzle", "entries"}` | `{"conflicts", "complete", "solved"}` |
 //! | `POST /api/variant/hint {"puzzle", "entries", "marks"}` | `{"kind", "technique", "rating", "technique_text", "where_text", "text", "cells", "houses", "placements", "eliminations", "clear", "restore_marks"}` |
@@ -190,7 +190,9 @@ pub fn router(state: AppState) -> Router {
     }
     pages
         .route("/", get(assets::index))
+        .route("/index.html", get(assets::index))
         .route("/variants", get(assets::variants))
+        .route("/variants.html", get(assets::variants))
         .route("/style.css", get(assets::style))
         .route("/favicon.svg", get(assets::icon))
         .route("/manifest.webmanifest", get(assets::manifest))

@@ -13,15 +13,12 @@
 
 import { buildBoard, focusCell, render } from './board.js';
 import { applySettings, openFromHash } from './dialogs.js';
-import { OFFLINE } from './engine.js';
 import { newGame } from './games.js';
 import { wire } from './input.js';
 import { positionKey, setPaused } from './notes.js';
 import { $, BANDS, game, load, setGame, settings, STORE, ui, upgradeGame, validGame } from './storage.js';
 
 async function main() {
-  // The variants page asks the server for its puzzles: not in the page that plays offline.
-  if (OFFLINE) document.getElementById('open-variants').hidden = true;
   buildBoard();
   wire();
   $('band').value = BANDS.includes(settings.band) ? settings.band : 'medium';

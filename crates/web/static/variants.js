@@ -4,7 +4,7 @@
 // it, and every position goes back whole to `/api/variant/check` (judged by the rules) and
 // `/api/variant/hint` (the variant techniques). The game is kept in localStorage.
 
-import { api } from './engine.js';
+import { api, OFFLINE } from './engine.js';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'shudu-variant-game';
@@ -421,8 +421,11 @@ async function newGame() {
   $('vloading').hidden = false;
   $('vnew').disabled = true;
   try {
-    const q = new URLSearchParams({ size: String(size), variant: rules.join(',') });
-    const d = await api(`/api/variant/puzzle?${q}`);
+    // The server takes the request as a query; the offline engine (a Web Worker) as a body.
+    const q = { size, variant: rules.join(',') };
+    const d = OFFLINE
+      ? await api('/api/variant/puzzle', q)
+      : await api(`/api/variant/puzzle?${new URLSearchParams({ size: String(size), variant: q.variant })}`);
     start(d);
   } catch (e) {
     toast(e.message);

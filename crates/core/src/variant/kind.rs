@@ -138,6 +138,52 @@ impl Variants {
     }
 }
 
+/// Reads a variant puzzle as the Python package and the npm package take one: the line format
+/// under `size` and the variant `names`, or an f-puzzles document (`{...}`) or link, which
+/// brings its own rules (then `size` must be 9 and `names` empty, their defaults).
+///
+/// # Errors
+///
+/// A message that starts with the argument at fault (`size:`, `variant:` or `puzzle:`) and says
+/// what was expected.
+pub fn read_puzzle(
+    text: &str,
+    size: usize,
+    names: &[impl AsRef<str>],
+) -> Result<VariantPuzzle, String> {
+    let t = text.trim();
+    if t.starts_with('{') || t.starts_with("https://") || t.starts_with("http://") {
+        if size != 9 || names.iter().any(|n| !n.as_ref().trim().is_empty()) {
+            return Err(
+                "size and variant: an f-puzzles document or link brings its own rules; leave them out"
+                    .into(),
+            );
+        }
+        let read = if t.starts_with('{') {
+            super::fpuzzles::from_json(t)
+        } else {
+            super::fpuzzles::from_link(t)
+        };
+        return read.map_err(|e| format!("puzzle: {e}"));
+    }
+    let v = Variants::parse(size, names).map_err(|e| {
+        let arg = if e.starts_with("size") {
+            "size"
+        } else {
+            "variant"
+        };
+        format!("{arg}: {e}")
+    })?;
+    if !v.fits_line() {
+        return Err(
+            "variant: jigsaw regions and killer cages do not fit in the line format; pass an \
+             f-puzzles document or link, which holds them"
+                .into(),
+        );
+    }
+    VariantPuzzle::parse_line(v.rules().clone(), t).map_err(|e| format!("puzzle: {e}"))
+}
+
 /// The seed of item `item` of a batch (SplitMix64 of the two).
 fn item_seed(seed: u64, item: u64) -> u64 {
     let mut z = seed ^ item.wrapping_mul(0x9e37_79b9_7f4a_7c15);
