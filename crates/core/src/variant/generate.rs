@@ -297,6 +297,7 @@ fn generate_within(
         let rules = match config.killer {
             Some(max) => match cages(
                 rules,
+                &plain,
                 &solution,
                 max,
                 config.givens.1 == 0,
@@ -375,6 +376,7 @@ fn generate_within(
 /// only, [`cages_alone`].
 fn cages(
     rules: &Rules,
+    plain: &VariantSolver,
     solution: &[u8],
     max: usize,
     cages_only: bool,
@@ -382,7 +384,7 @@ fn cages(
     deadline: Instant,
 ) -> Option<Rules> {
     if cages_only {
-        return cages_alone(rules, solution, max, rng, deadline);
+        return cages_alone(rules, plain, solution, max, rng, deadline);
     }
     let n = rules.size();
     let mut groups: Vec<Vec<usize>> = (0..n * n).map(|c| vec![c]).collect();
@@ -402,18 +404,22 @@ fn cages(
     Some(build(rules, solution, &groups))
 }
 
-/// The rules with cages `groups` summing as in `solution`.
-fn build(rules: &Rules, solution: &[u8], groups: &[Vec<usize>]) -> Rules {
-    let cages = groups
+/// Cages of the cells of `groups`, summing as in `solution`.
+fn sums(solution: &[u8], groups: &[Vec<usize>]) -> Vec<Cage> {
+    groups
         .iter()
         .map(|g| Cage {
             cells: g.clone(),
             sum: Some(g.iter().map(|&c| solution[c] as u32).sum()),
         })
-        .collect();
+        .collect()
+}
+
+/// The rules with cages `groups` summing as in `solution`.
+fn build(rules: &Rules, solution: &[u8], groups: &[Vec<usize>]) -> Rules {
     rules
         .clone()
-        .with_cages(cages)
+        .with_cages(sums(solution, groups))
         .expect("cages of the solution")
 }
 
@@ -464,6 +470,14 @@ fn adjacent(n: usize, c: usize) -> impl Iterator<Item = usize> {
 /// The nodes a check of cages alone may visit, a cell of the grid.
 const NODES_A_CELL: u64 = 1;
 
+/// Cages cut anywhere after a check of cages alone runs past its budget: one at a time spends
+/// most checks on cages still too loose; three make the puzzles no easier (docs/variants.md).
+const LOOSE_CUTS: usize = 3;
+
+/// Single cells that could not join a neighbour and stay unique, joined one anyway and cut
+/// again, before a cut of cages alone starts afresh.
+const REJOINS: usize = 2;
+
 /// Solutions a check of cages alone looks for: ours and others to rule out in one round.
 const ALTERNATIVES: usize = 4;
 
@@ -506,10 +520,13 @@ fn cut_apart(
 /// Cages alone, with no givens, that leave `solution` the only one: the grid cut at random
 /// into cages of 2 to `max` cells, then, while the cages allow a second solution, a cage where
 /// the two differ is cut in two parts whose sums tell them apart (which rules that solution
-/// out); a single cell left over joins a neighbour while the solution stays unique. Each check
-/// finds the second solution of what is not yet unique, so only the last one is a full proof.
+/// out); a single cell left over joins a neighbour while the solution stays unique, or, where
+/// none keeps it unique, joins one anyway and the cutting goes on. Each check finds the second
+/// solution of what is not yet unique, so only the last one is a full proof; each builds its
+/// solver from the grid's one ([`VariantSolver::with_cages`]).
 fn cages_alone(
     rules: &Rules,
+    plain: &VariantSolver,
     solution: &[u8],
     max: usize,
     rng: &mut impl Rng,
@@ -522,8 +539,9 @@ fn cages_alone(
     // a fresh cut of a fresh grid is cheaper than finishing it. The budget is in nodes, so the
     // same seed makes the same puzzle on any machine.
     let check = |groups: &[Vec<usize>], limit: usize| {
-        let solver = VariantSolver::new(&build(rules, solution, groups));
-        solver.solutions_within(&empty, limit, deadline, NODES_A_CELL * cells as u64)
+        plain
+            .with_cages(&sums(solution, groups))
+            .solutions_found_within(&empty, limit, deadline, NODES_A_CELL * cells as u64)
     };
     // A random cut: each cage grown from a random free cell to a random size.
     let mut owner = vec![usize::MAX; cells];
@@ -566,73 +584,97 @@ fn cages_alone(
         i += 1;
     }
     let mut loose = 0;
-    loop {
-        if Instant::now() >= deadline {
-            return None;
-        }
-        let Some(found) = check(&groups, ALTERNATIVES) else {
-            // Past the budget: cages too loose for the solver's logic. Cut the largest in two
-            // anywhere, a few times, before starting afresh.
-            loose += 1;
-            let k = (0..groups.len()).max_by_key(|&k| groups[k].len())?;
-            if loose > 3 || groups[k].len() < 4 {
+    let mut rejoined = 0;
+    'cut: loop {
+        loop {
+            if Instant::now() >= deadline {
                 return None;
             }
-            let (part, rest) = cut_apart(n, &groups[k], 2, None, rng)?;
-            groups[k] = part;
-            groups.push(rest);
-            continue;
-        };
-        let others: Vec<&Vec<u8>> = found.iter().filter(|s| s.as_slice() != solution).collect();
-        if others.is_empty() {
-            break;
-        }
-        // For each other solution the cages still allow, cut a cage where it differs from ours
-        // into two connected parts whose sums tell them apart; parts of one cell only when
-        // nothing else will do.
-        for other in others {
-            let sum = |g: &[usize], s: &[u8]| g.iter().map(|&x| s[x] as u32).sum::<u32>();
-            if groups.iter().any(|g| sum(g, other) != sum(g, solution)) {
+            let (found, late) = check(&groups, ALTERNATIVES);
+            if late {
+                // Past the budget: cages too loose for the solver's logic. Cut the largest in two
+                // anywhere, a few of them, a few times, before starting afresh.
+                loose += 1;
+                if loose > 3 {
+                    return None;
+                }
+                for _ in 0..LOOSE_CUTS {
+                    let k = (0..groups.len()).max_by_key(|&k| groups[k].len())?;
+                    if groups[k].len() < 4 {
+                        return None;
+                    }
+                    let (part, rest) = cut_apart(n, &groups[k], 2, None, rng)?;
+                    groups[k] = part;
+                    groups.push(rest);
+                }
                 continue;
             }
-            let mut differ: Vec<usize> = (0..cells).filter(|&c| other[c] != solution[c]).collect();
-            differ.shuffle(rng);
-            let cut = [2, 1].into_iter().find_map(|smallest| {
-                differ.iter().find_map(|&c| {
-                    let k = groups.iter().position(|g| g.contains(&c)).expect("a cage");
-                    cut_apart(n, &groups[k], smallest, Some((solution, other)), rng)
-                        .map(|(part, rest)| (k, part, rest))
-                })
-            });
-            let (k, part, rest) = cut?;
-            groups[k] = part;
-            groups.push(rest);
-        }
-    }
-    // Single cells left join a neighbour while the solution stays unique.
-    let mut i = 0;
-    while i < groups.len() {
-        if groups[i].len() > 1 {
-            i += 1;
-            continue;
-        }
-        let mut joined = false;
-        let mut near = neighbours(n, &groups, i, solution, max);
-        near.shuffle(rng);
-        for j in near {
-            let mut next = groups.clone();
-            let moved = next.remove(i);
-            let j = if j > i { j - 1 } else { j };
-            next[j].extend(moved);
-            if check(&next, 2)?.len() == 1 {
-                groups = next;
-                joined = true;
+            let others: Vec<&Vec<u8>> = found.iter().filter(|s| s.as_slice() != solution).collect();
+            if others.is_empty() {
                 break;
             }
+            // For each other solution the cages still allow, cut a cage where it differs from ours
+            // into two connected parts whose sums tell them apart; parts of one cell only when
+            // nothing else will do.
+            for other in others {
+                let sum = |g: &[usize], s: &[u8]| g.iter().map(|&x| s[x] as u32).sum::<u32>();
+                if groups.iter().any(|g| sum(g, other) != sum(g, solution)) {
+                    continue;
+                }
+                let mut differ: Vec<usize> =
+                    (0..cells).filter(|&c| other[c] != solution[c]).collect();
+                differ.shuffle(rng);
+                let cut = [2, 1].into_iter().find_map(|smallest| {
+                    differ.iter().find_map(|&c| {
+                        let k = groups.iter().position(|g| g.contains(&c)).expect("a cage");
+                        cut_apart(n, &groups[k], smallest, Some((solution, other)), rng)
+                            .map(|(part, rest)| (k, part, rest))
+                    })
+                });
+                let (k, part, rest) = cut?;
+                groups[k] = part;
+                groups.push(rest);
+            }
         }
-        if !joined {
-            return None;
+        // Single cells left join a neighbour while the solution stays unique. One that cannot
+        // joins one anyway, and the cages are cut again (a few times, before starting afresh).
+        let mut i = 0;
+        while i < groups.len() {
+            if groups[i].len() > 1 {
+                i += 1;
+                continue;
+            }
+            let mut near = neighbours(n, &groups, i, solution, max);
+            near.shuffle(rng);
+            let mut joined = false;
+            for &j in &near {
+                let mut next = groups.clone();
+                let moved = next.remove(i);
+                let j = if j > i { j - 1 } else { j };
+                next[j].extend(moved);
+                let (found, late) = check(&next, 2);
+                if late {
+                    return None;
+                }
+                if found.len() == 1 {
+                    groups = next;
+                    joined = true;
+                    break;
+                }
+            }
+            if !joined {
+                rejoined += 1;
+                let &j = near.first()?;
+                if rejoined > REJOINS {
+                    return None;
+                }
+                let moved = groups.remove(i);
+                let j = if j > i { j - 1 } else { j };
+                groups[j].extend(moved);
+                continue 'cut;
+            }
         }
+        break;
     }
     Some(build(rules, solution, &groups))
 }

@@ -15,7 +15,8 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use super::puzzle::VariantPuzzle;
-use super::rules::Rules;
+use super::rules::{Cage, Rules};
+use std::sync::Arc;
 
 /// What a count found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +65,19 @@ impl VariantSolver {
         VariantSolver { inner }
     }
 
+    /// This solver with killer `cages` added to its rules (which had none), without building
+    /// the rest anew: what a generator that tries many cuts of one grid checks each with. The
+    /// cages are not checked (the generator makes them well formed).
+    pub(crate) fn with_cages(&self, cages: &[Cage]) -> VariantSolver {
+        let inner = match &self.inner {
+            Inner::W1(e) => Inner::W1(Box::new(e.with_cages(cages))),
+            Inner::W2(e) => Inner::W2(Box::new(e.with_cages(cages))),
+            Inner::W3(e) => Inner::W3(Box::new(e.with_cages(cages))),
+            Inner::W4(e) => Inner::W4(Box::new(e.with_cages(cages))),
+        };
+        VariantSolver { inner }
+    }
+
     /// Counts the solutions of `cells` (a digit a cell, 0 for empty, under this solver's rules)
     /// up to `limit` (at least 1): 0, 1, or `limit` for "`limit` or more". Givens that break a
     /// rule give 0.
@@ -106,8 +120,21 @@ impl VariantSolver {
         deadline: Instant,
         max_nodes: u64,
     ) -> Option<Vec<Vec<u8>>> {
+        let (solutions, late) = self.solutions_found_within(cells, limit, deadline, max_nodes);
+        (!late).then_some(solutions)
+    }
+
+    /// As [`solutions_within`](Self::solutions_within), with the solutions found before the
+    /// budget ran out, and whether it did.
+    pub(crate) fn solutions_found_within(
+        &self,
+        cells: &[u8],
+        limit: usize,
+        deadline: Instant,
+        max_nodes: u64,
+    ) -> (Vec<Vec<u8>>, bool) {
         let found = dispatch!(self, e => e.count(cells, limit, Some((deadline, max_nodes))));
-        (!found.late).then_some(found.solutions)
+        (found.solutions, found.late)
     }
 
     /// A random solution of the empty grid (digits tried in a random order at every branch),
@@ -126,7 +153,7 @@ impl VariantSolver {
     ) -> Option<Vec<u8>> {
         dispatch!(self, e => {
             let mut nodes = 0u64;
-            e.random(e.empty(), rng, (deadline, max_nodes), &mut nodes).map(|s| e.values(&s))
+            e.random(e.empty(), None, rng, (deadline, max_nodes), &mut nodes).map(|s| e.values(&s))
         })
     }
 }
@@ -229,10 +256,20 @@ impl<const W: usize> Mask<W> {
     }
 
     fn meets(&self, s: &Set<W>) -> bool {
+        // Up to two words, every word costs less than the loop's bounds.
+        if W <= 2 {
+            return (0..W).fold(0, |acc, i| acc | (s[i] & self.bits[i])) != 0;
+        }
         (self.lo..self.hi).any(|i| s[i] & self.bits[i] != 0)
     }
 
     fn clear_from(&self, s: &mut Set<W>) {
+        if W <= 2 {
+            for i in 0..W {
+                s[i] &= !self.bits[i];
+            }
+            return;
+        }
         for i in self.lo..self.hi {
             s[i] &= !self.bits[i];
         }
@@ -253,16 +290,22 @@ struct State<const W: usize> {
 /// are 9×9 only).
 const MAX_HOUSES: usize = 50;
 
+#[derive(Clone)]
 struct KillerCage {
     cells: Vec<usize>,
     sum: u32,
 }
 
+/// The candidates and the solved cells at some point of a propagation.
+type Snapshot<const W: usize> = ([Set<W>; 16], Set<W>);
+
 /// A killer cage's cells as a mask too, for a quick look at whether they changed.
+#[derive(Clone)]
 struct CageMask<const W: usize> {
     cells: Mask<W>,
 }
 
+#[derive(Clone)]
 struct Engine<const W: usize> {
     n: usize,
     /// Every digit (bit `d - 1`).
@@ -271,16 +314,72 @@ struct Engine<const W: usize> {
     peers: Vec<Set<W>>,
     houses: Vec<Mask<W>>,
     /// For each cell, the houses it is in.
-    houses_of: Vec<Vec<u8>>,
+    houses_of: Arc<[Vec<u8>]>,
     /// Pairs of houses that share two cells or more: (the shared cells, the rest of the first,
     /// the rest of the second), for locked candidates.
-    crossings: Vec<[Mask<W>; 3]>,
+    crossings: Arc<[[Mask<W>; 3]]>,
     /// The two houses of each crossing.
-    crossing_houses: Vec<(u8, u8)>,
+    crossing_houses: Arc<[(u8, u8)]>,
     cages: Vec<KillerCage>,
     cage_masks: Vec<CageMask<W>>,
     /// `combos[k][s]`: the masks of `k` distinct digits that add up to `s`.
     combos: &'static [Vec<Vec<u16>>],
+    /// The houses' cells, for the innies of new cages.
+    house_cells: Arc<[Vec<usize>]>,
+    /// Whether propagation looks for locked candidates (see [`Engine::with_cages`]).
+    locked: bool,
+}
+
+/// The killer cages with a sum, and the rule of 45 (for 9×9; n(n+1)/2 in general): the cells
+/// of a house outside the cages that lie wholly inside it add up to the house's total less
+/// those cages' sums, and hold distinct digits, so they are one more cage (the house's
+/// "innies").
+fn killer_cages<const W: usize>(
+    n: usize,
+    houses: &[Vec<usize>],
+    cages: &[Cage],
+) -> Vec<KillerCage> {
+    let mut cages: Vec<KillerCage> = cages
+        .iter()
+        .filter_map(|c| {
+            Some(KillerCage {
+                cells: c.cells.clone(),
+                sum: c.sum?,
+            })
+        })
+        .collect();
+    let sets: Vec<Set<W>> = cages.iter().map(|c| set_of(&c.cells)).collect();
+    let total = (n * (n + 1) / 2) as u32;
+    let mut innies = Vec::new();
+    for house in houses {
+        let h: Set<W> = set_of(house);
+        let (mut covered, mut used, mut any) = ([0u64; W], 0u32, false);
+        for (cage, set) in cages.iter().zip(&sets) {
+            if (0..W).all(|i| set[i] & !h[i] == 0) {
+                for i in 0..W {
+                    covered[i] |= set[i];
+                }
+                used += cage.sum;
+                any = true;
+            }
+        }
+        if !any {
+            continue;
+        }
+        let rest: Vec<usize> = house
+            .iter()
+            .copied()
+            .filter(|&x| covered[x >> 6] >> (x & 63) & 1 == 0)
+            .collect();
+        if !rest.is_empty() && rest.len() < house.len() && used <= total {
+            innies.push(KillerCage {
+                cells: rest,
+                sum: total - used,
+            });
+        }
+    }
+    cages.extend(innies);
+    cages
 }
 
 /// `combos(n)[k][s]`: the sets (bit `d - 1` for digit `d`) of `k` distinct digits of 1 to `n`
@@ -314,43 +413,7 @@ impl<const W: usize> Engine<W> {
         let n = rules.size();
         let cells = rules.cells();
         let houses = rules.houses();
-        let mut cages: Vec<KillerCage> = rules
-            .cages()
-            .iter()
-            .filter_map(|c| {
-                Some(KillerCage {
-                    cells: c.cells.clone(),
-                    sum: c.sum?,
-                })
-            })
-            .collect();
-        // The rule of 45 (for 9×9; n(n+1)/2 in general): the cells of a house outside the
-        // cages that lie wholly inside it add up to the house's total less those cages' sums,
-        // and hold distinct digits, so they are one more cage (the house's "innies").
-        let total = (n * (n + 1) / 2) as u32;
-        let mut innies = Vec::new();
-        for house in &houses {
-            let inside: Vec<&KillerCage> = cages
-                .iter()
-                .filter(|c| c.cells.iter().all(|x| house.contains(x)))
-                .collect();
-            if inside.is_empty() {
-                continue;
-            }
-            let rest: Vec<usize> = house
-                .iter()
-                .copied()
-                .filter(|x| !inside.iter().any(|c| c.cells.contains(x)))
-                .collect();
-            let used: u32 = inside.iter().map(|c| c.sum).sum();
-            if !rest.is_empty() && rest.len() < house.len() && used <= total {
-                innies.push(KillerCage {
-                    cells: rest,
-                    sum: total - used,
-                });
-            }
-        }
-        cages.extend(innies);
+        let cages = killer_cages::<W>(n, &houses, rules.cages());
         let combos = if cages.is_empty() { &[][..] } else { combos(n) };
         let sets: Vec<Set<W>> = houses.iter().map(|h| set_of(h)).collect();
         let mut crossings = Vec::new();
@@ -382,8 +445,8 @@ impl<const W: usize> Engine<W> {
                         .collect()
                 })
                 .collect(),
-            crossings,
-            crossing_houses,
+            crossings: crossings.into(),
+            crossing_houses: crossing_houses.into(),
             cage_masks: cages
                 .iter()
                 .map(|c| CageMask {
@@ -392,7 +455,42 @@ impl<const W: usize> Engine<W> {
                 .collect(),
             cages,
             combos,
+            house_cells: houses.into(),
+            locked: true,
         }
+    }
+
+    /// This engine with `cages` added (the rules it was built for had none): the cages' cells
+    /// become peers, and the cages and their houses' innies are summed. Cheaper than building
+    /// anew, for a generator that tries many cuts of one grid.
+    fn with_cages(&self, cages: &[Cage]) -> Engine<W> {
+        let mut e = self.clone();
+        for cage in cages {
+            let mask = set_of::<W>(&cage.cells);
+            for &c in &cage.cells {
+                for i in 0..W {
+                    e.peers[c][i] |= mask[i];
+                }
+                e.peers[c][c >> 6] &= !(1 << (c & 63));
+            }
+        }
+        e.cages = killer_cages::<W>(self.n, &self.house_cells, cages);
+        e.cage_masks = e
+            .cages
+            .iter()
+            .map(|c| CageMask {
+                cells: Mask::new(&c.cells),
+            })
+            .collect();
+        e.combos = if e.cages.is_empty() {
+            &[][..]
+        } else {
+            combos(self.n)
+        };
+        // Locked candidates cost a killer check more than they save it: the cages' sums do
+        // most of the work, and the generator's checks then run a fifth faster.
+        e.locked = false;
+        e
     }
 
     fn empty(&self) -> State<W> {
@@ -421,7 +519,7 @@ impl<const W: usize> Engine<W> {
                 return out;
             }
         }
-        self.search(state, limit.max(1), &mut out);
+        self.search(state, None, limit.max(1), &mut out);
         out
     }
 
@@ -458,7 +556,7 @@ impl<const W: usize> Engine<W> {
                 budget,
                 late: false,
             };
-            self.search(s, 1, &mut out);
+            self.search(s, None, 1, &mut out);
             if !out.solutions.is_empty() {
                 return Some(true);
             }
@@ -470,9 +568,14 @@ impl<const W: usize> Engine<W> {
     }
 
     /// The digits (bit `d - 1`) `cell` can still hold.
+    #[inline]
     fn digits(&self, s: &State<W>, cell: usize) -> u16 {
         let (w, b) = (cell >> 6, cell & 63);
-        (0..self.n).fold(0u16, |m, d| m | (((s.cand[d][w] >> b) & 1) as u16) << d)
+        let mut m = 0u16;
+        for (d, plane) in s.cand[..self.n].iter().enumerate() {
+            m |= (((plane[w] >> b) & 1) as u16) << d;
+        }
+        m
     }
 
     fn values(&self, s: &State<W>) -> Vec<u8> {
@@ -522,10 +625,17 @@ impl<const W: usize> Engine<W> {
     }
 
     /// Everything the rules force, to a fixed point; false on a contradiction.
-    fn propagate(&self, s: &mut State<W>) -> bool {
+    ///
+    /// `from` is a state this one was reached from by placements and eliminations, in which
+    /// the houses and cages had nothing left to give (the parent node's fixed point): only the
+    /// houses and cages whose cells changed since are looked at again.
+    fn propagate(&self, s: &mut State<W>, from: Option<&Snapshot<W>>) -> bool {
         let n = self.n;
         let mut locked_seen = [[0u64; W]; 16];
-        let mut cage_seen = vec![u64::MAX; self.cages.len()];
+        // The candidates and solved cells at the start of the last pass over the cages.
+        let mut cage_seen: Option<Snapshot<W>> = from.copied();
+        // The same at the start of the last pass over the houses for hidden singles.
+        let mut hidden_seen: Option<Snapshot<W>> = from.copied();
         loop {
             // Naked singles, and open cells left with no candidate.
             let (mut ones, mut twos) = ([0u64; W], [0u64; W]);
@@ -563,7 +673,12 @@ impl<const W: usize> Engine<W> {
             // Hidden singles, and houses where a digit has no place left. (No `count_ones`:
             // the build targets x86-64 without `popcnt`, where it is a dozen instructions.)
             let mut changed = false;
+            // A house none of whose cells changed since the last pass has no new single.
+            let dirty = self.changed_since(s, &mut hidden_seen);
             for (k, h) in self.houses.iter().enumerate() {
+                if !h.meets(&dirty) {
+                    continue;
+                }
                 for d in bits_of(self.full & !s.placed[k]) {
                     let (mut at, mut many) = (usize::MAX, false);
                     for i in h.lo..h.hi {
@@ -597,12 +712,12 @@ impl<const W: usize> Engine<W> {
             // is taken from the rest of the other (pointing and claiming, for any two houses).
             // A digit whose cells are as they were at the last pass has nothing new to give.
             for d in 0..n {
-                if s.cand[d] == locked_seen[d] {
+                if !self.locked || s.cand[d] == locked_seen[d] {
                     continue;
                 }
                 let c = &mut s.cand[d];
                 for ([shared, rest_a, rest_b], &(a, b)) in
-                    self.crossings.iter().zip(&self.crossing_houses)
+                    self.crossings.iter().zip(self.crossing_houses.iter())
                 {
                     // Placed in either house, the digit is gone from the other's rest already.
                     if (s.placed[a as usize] | s.placed[b as usize]) >> d & 1 == 1
@@ -631,23 +746,42 @@ impl<const W: usize> Engine<W> {
         }
     }
 
+    /// The cells whose candidates or solved state changed since `seen` (every cell when there
+    /// is none yet), and `seen` brought up to now.
+    fn changed_since(&self, s: &State<W>, seen: &mut Option<Snapshot<W>>) -> Set<W> {
+        let mut dirty = self.all;
+        if let Some((cand, solved)) = seen {
+            for i in 0..W {
+                let mut d = s.solved[i] ^ solved[i];
+                for e in 0..self.n {
+                    d |= s.cand[e][i] ^ cand[e][i];
+                }
+                dirty[i] = d;
+            }
+        }
+        *seen = Some((s.cand, s.solved));
+        dirty
+    }
+
     /// Each killer cage keeps only the digits of the sets that can still make its sum; false
     /// on a contradiction.
     ///
-    /// `seen` holds a signature of each cage's cells as they were when it was last worked on
-    /// in this propagation: a cage whose cells have not changed since has nothing new to give.
-    fn cage_sums(&self, s: &mut State<W>, changed: &mut bool, seen: &mut [u64]) -> bool {
+    /// `seen` holds the candidates and solved cells as they were at the start of the last pass
+    /// over the cages in this propagation: a cage none of whose cells changed since has nothing
+    /// new to give.
+    fn cage_sums(
+        &self,
+        s: &mut State<W>,
+        changed: &mut bool,
+        seen: &mut Option<Snapshot<W>>,
+    ) -> bool {
+        if self.cages.is_empty() {
+            return true;
+        }
+        let dirty = self.changed_since(s, seen);
         let (mut masks, mut opens) = ([0u16; 16], [0u16; 16]);
-        for ((cage, mask), seen) in self.cages.iter().zip(&self.cage_masks).zip(seen.iter_mut()) {
-            let mut sig = 0xcbf2_9ce4_8422_2325u64;
-            for i in mask.cells.lo..mask.cells.hi {
-                let bits = mask.cells.bits[i];
-                sig = (sig ^ (s.solved[i] & bits)).wrapping_mul(0x0100_0000_01b3);
-                for d in 0..self.n {
-                    sig = (sig ^ (s.cand[d][i] & bits)).wrapping_mul(0x0100_0000_01b3);
-                }
-            }
-            if sig == *seen {
+        for (cage, mask) in self.cages.iter().zip(&self.cage_masks) {
+            if !mask.cells.meets(&dirty) {
                 continue;
             }
             for (k, &c) in cage.cells.iter().enumerate() {
@@ -682,10 +816,19 @@ impl<const W: usize> Engine<W> {
             let opens = &opens[..open];
             // A set of digits fits if the open cells' candidates hold all of it and each open
             // cell can take one of it.
-            let (union, common) = sets
-                .iter()
-                .filter(|&&m| m & !avail == 0 && opens.iter().all(|&c| c & m != 0))
-                .fold((0u16, u16::MAX), |(u, i), &m| (u | m, i & m));
+            let (mut union, mut common) = (0u16, u16::MAX);
+            'sets: for &m in sets {
+                if m & !avail != 0 {
+                    continue;
+                }
+                for &c in opens {
+                    if c & m == 0 {
+                        continue 'sets;
+                    }
+                }
+                union |= m;
+                common &= m;
+            }
             if union == 0 {
                 return false;
             }
@@ -717,11 +860,8 @@ impl<const W: usize> Engine<W> {
                     cut = true;
                 }
             }
-            // Unless its own cells changed, the cage has given all it can from them.
             if cut {
                 *changed = true;
-            } else {
-                *seen = sig;
             }
         }
         true
@@ -759,6 +899,7 @@ impl<const W: usize> Engine<W> {
     fn random(
         &self,
         mut s: State<W>,
+        from: Option<&Snapshot<W>>,
         rng: &mut impl Rng,
         (deadline, max_nodes): (Instant, u64),
         nodes: &mut u64,
@@ -767,19 +908,21 @@ impl<const W: usize> Engine<W> {
         if *nodes > max_nodes || nodes.is_multiple_of(1024) && Instant::now() >= deadline {
             return None;
         }
-        if !self.propagate(&mut s) {
+        if !self.propagate(&mut s, from) {
             return None;
         }
         if s.solved == self.all {
             return Some(s);
         }
+        let here = (s.cand, s.solved);
         let cell = self.narrowest(&s);
         let mut digits: Vec<usize> = bits_of(self.digits(&s, cell)).collect();
         digits.shuffle(rng);
         for d in digits {
             let mut t = s;
             if self.place(&mut t, cell, d) {
-                if let Some(found) = self.random(t, rng, (deadline, max_nodes), nodes) {
+                if let Some(found) = self.random(t, Some(&here), rng, (deadline, max_nodes), nodes)
+                {
                     return Some(found);
                 }
             }
@@ -790,14 +933,15 @@ impl<const W: usize> Engine<W> {
         None
     }
 
-    fn search(&self, mut s: State<W>, limit: usize, out: &mut Found) {
-        if out.done(limit) || !self.propagate(&mut s) {
+    fn search(&self, mut s: State<W>, from: Option<&Snapshot<W>>, limit: usize, out: &mut Found) {
+        if out.done(limit) || !self.propagate(&mut s, from) {
             return;
         }
         if s.solved == self.all {
             out.solutions.push(self.values(&s));
             return;
         }
+        let here = (s.cand, s.solved);
         // Branch on a cell with two candidates; else on the places of a digit in a house when
         // some digit has fewer places than the narrowest cell has digits; else on that cell.
         let cell = self.narrowest(&s);
@@ -840,7 +984,7 @@ impl<const W: usize> Engine<W> {
             }
             let mut t = s;
             if self.place(&mut t, c, d) {
-                self.search(t, limit, out);
+                self.search(t, Some(&here), limit, out);
             }
             if out.done(limit) {
                 return;
