@@ -943,3 +943,66 @@ fn big_and_killer_puzzles_agree_with_a_sat_solver() {
         );
     }
 }
+
+/// The puzzles of BENCHMARKS.md's rows compared with Solo (the same kinds, configurations and
+/// seeds as `variant_probe generate`), every one unique for the SAT solver. Long: run by
+/// `scripts/bench --only variants`, which puts its line in BENCHMARKS.md; `SHUDU_SOAK_SEEDS`
+/// sets how many seeds a kind (default 20).
+#[test]
+#[ignore]
+fn soak_the_bench_puzzles_are_unique_for_a_sat_solver() {
+    let seeds: u64 = std::env::var("SHUDU_SOAK_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let plain = |n: usize| Spec {
+        n,
+        ..Spec::default()
+    };
+    let kinds: [(&str, Spec, bool, Option<usize>); 5] = [
+        (
+            "9x9 X",
+            Spec {
+                x: true,
+                ..plain(9)
+            },
+            false,
+            None,
+        ),
+        ("9x9 jigsaw", plain(9), true, None),
+        ("9x9 killer, cages only", plain(9), false, Some(5)),
+        ("12x12", plain(12), false, None),
+        ("16x16", plain(16), false, None),
+    ];
+    let mut total = 0;
+    for (name, base, jigsaw, killer) in kinds {
+        let rules = base.rules();
+        let mut config = VariantConfig::new(&rules);
+        if let Some(max) = killer {
+            config.killer = Some(max);
+            config.givens = (0, 0);
+        }
+        let start = Instant::now();
+        for seed in 0..seeds {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let p = if jigsaw {
+                generate_jigsaw(&rules, &config, seed, deadline)
+            } else {
+                generate(&rules, &config, seed, deadline)
+            }
+            .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
+            let spec = Spec {
+                regions: p.rules().regions().map(<[u8]>::to_vec),
+                ..spec_of(&base, &p)
+            };
+            assert_eq!(spec.sat_count(p.cells(), 2), 1, "{name} seed {seed}");
+        }
+        total += seeds;
+        println!(
+            "soak: {name}: seeds 0-{}, {seeds} of {seeds} unique for the SAT solver ({:.1} s)",
+            seeds - 1,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    println!("soak: {total} of {total} puzzles unique");
+}
