@@ -2,7 +2,7 @@
 
 Run with `pytest crates/python/tests` after `pip install ./crates/python` (or `maturin develop`).
 The comparisons with the command line use the `shudu` binary: `$SHUDU_BIN`, else
-`target/release/shudu` or `target/debug/shudu` of this repository (`cargo build -p shudu`).
+the newer of `target/release/shudu` and `target/debug/shudu` of this repository (`cargo build -p shudu`).
 """
 
 from __future__ import annotations
@@ -43,10 +43,11 @@ def shudu_bin() -> str:
     env = os.environ.get("SHUDU_BIN")
     if env:
         return env
-    for profile in ("release", "debug"):
-        p = ROOT / "target" / profile / "shudu"
-        if p.exists():
-            return str(p)
+    # The newer of the two builds: an old release binary must not stand in for today's code.
+    built = [p for p in (ROOT / "target" / profile / "shudu" for profile in ("release", "debug"))
+             if p.exists()]
+    if built:
+        return str(max(built, key=lambda p: p.stat().st_mtime))
     pytest.fail("no shudu binary: run `cargo build -p shudu` or set SHUDU_BIN")
 
 

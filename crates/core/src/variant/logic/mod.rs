@@ -433,27 +433,7 @@ fn classic_grade(puzzle: &VariantPuzzle) -> VariantGrade {
         unreachable!("a classic 9x9 line parses as a classic puzzle");
     };
     let g = crate::logic::grade(&p);
-    let steps = g
-        .steps
-        .iter()
-        .map(|s| VariantStep {
-            technique: s.technique,
-            rating: s.rating,
-            placements: s
-                .placements
-                .iter()
-                .map(|(c, d)| (c.as_index(), d.get()))
-                .collect(),
-            eliminations: s
-                .eliminations
-                .iter()
-                .map(|(c, d)| (c.as_index(), d.get()))
-                .collect(),
-            cells: s.cells.iter().map(|c| c.as_index()).collect(),
-            houses: s.houses.iter().map(|h| h.ordinal()).collect(),
-            text: s.text.clone(),
-        })
-        .collect();
+    let steps = g.steps.iter().map(variant_step).collect();
     VariantGrade {
         er: g.er,
         ep: g.ep,
@@ -462,6 +442,27 @@ fn classic_grade(puzzle: &VariantPuzzle) -> VariantGrade {
         solved: g.solved,
         out_of_time: false,
         steps,
+    }
+}
+
+/// A step of the classic grader as a variant step (cells and houses by number).
+fn variant_step(s: &crate::logic::Step) -> VariantStep {
+    VariantStep {
+        technique: s.technique,
+        rating: s.rating,
+        placements: s
+            .placements
+            .iter()
+            .map(|(c, d)| (c.as_index(), d.get()))
+            .collect(),
+        eliminations: s
+            .eliminations
+            .iter()
+            .map(|(c, d)| (c.as_index(), d.get()))
+            .collect(),
+        cells: s.cells.iter().map(|c| c.as_index()).collect(),
+        houses: s.houses.iter().map(|h| h.ordinal()).collect(),
+        text: s.text.clone(),
     }
 }
 
@@ -486,8 +487,12 @@ pub fn next_step_of(
         }
     }
     if rules.is_classic_9() && marks.is_none() {
-        let p = VariantPuzzle::new(rules.clone(), cells.to_vec()).ok()?;
-        return classic_grade(&p).steps.into_iter().next();
+        // The classic grader's next step alone (SE's ratings), not its whole path.
+        let line = VariantPuzzle::new(rules.clone(), cells.to_vec())
+            .ok()?
+            .to_line();
+        let p = line.parse::<crate::Puzzle>().ok()?;
+        return crate::logic::next_step(&crate::logic::Board::new(&p)).map(|s| variant_step(&s));
     }
     next_step(&layout, &board, deadline)
 }
