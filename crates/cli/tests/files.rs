@@ -250,24 +250,11 @@ fn every_record_keeps_its_place_in_solve_and_dash_s() {
     assert_eq!(written, expected);
 }
 
-/// Whether this process ignores signal `number` (as a shell's background job ignores SIGINT):
-/// a child inherits that, and shudu rightly leaves an ignored signal ignored.
-fn ignored_here(number: u32) -> bool {
-    fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("SigIgn:"))
-                .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
-        })
-        .is_some_and(|mask| mask >> (number - 1) & 1 == 1)
-}
-
 /// Starts `shudu ARGS` in `dir`, waits for its temporary output file, sends `signal`, and checks
 /// the exit status, that no temporary file is left, and that `target` still holds "keep".
 fn interrupt(dir: &Path, args: &[&str], target: &str, signal: &str, code: i32) {
-    let number = (code - 128) as u32;
-    if ignored_here(number) {
+    // A signal this test's process ignores is ignored by shudu too (it inherits that).
+    if shudu::signals::ignored_at_start(code - 128) {
         eprintln!("notice: SIG{signal} is ignored by this test's process (and so by shudu): {args:?} not interrupted");
         return;
     }

@@ -169,14 +169,8 @@ pub fn deal(
         .map(|s| s.trim().to_ascii_lowercase())
         .filter(|s| !s.is_empty())
         .collect();
-    let v = Variants::parse(size, &names).map_err(|e| {
-        let field = if e.starts_with("size") {
-            "size"
-        } else {
-            "variant"
-        };
-        GameError::BadRequest(format!("{field}: {e}"))
-    })?;
+    let v = Variants::parse(size, &names)
+        .map_err(|e| GameError::BadRequest(format!("{}: {e}", e.argument())))?;
     // Killer: cages alone on 9x9 and smaller; 12x12 and 16x16 keep a few givens so that the
     // player has somewhere to start.
     let givens = if v.killer() && size > 9 {

@@ -953,14 +953,8 @@ fn variant_puzzle(text: &str, size: usize, variants: &[String]) -> PyResult<Vari
 
 /// `size` and `variants` read, or `ValueError` naming the argument.
 fn variant_kind(size: usize, variants: &[String]) -> PyResult<Variants> {
-    Variants::parse(size, variants).map_err(|e| {
-        let arg = if e.starts_with("size") {
-            "size"
-        } else {
-            "variant"
-        };
-        PyValueError::new_err(format!("{arg}: {e}"))
-    })
+    Variants::parse(size, variants)
+        .map_err(|e| PyValueError::new_err(format!("{}: {e}", e.argument())))
 }
 
 /// Counts a variant puzzle's solutions up to `limit`: (the count, the first solution in the

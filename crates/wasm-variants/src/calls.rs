@@ -289,14 +289,8 @@ pub fn generate(options: &str) -> Result<String, String> {
         return Err(format!("count: found {count}; expected 1 to {MAX_COUNT}"));
     }
     let names = split_names(o.variant.as_deref());
-    let v = Variants::parse(o.size.unwrap_or(9), &names).map_err(|e| {
-        let arg = if e.starts_with("size") {
-            "size"
-        } else {
-            "variant"
-        };
-        format!("{arg}: {e}")
-    })?;
+    let v = Variants::parse(o.size.unwrap_or(9), &names)
+        .map_err(|e| format!("{}: {e}", e.argument()))?;
     let symmetry: Symmetry = match o.symmetry.as_deref() {
         None | Some("") => Symmetry::None,
         Some(s) => s

@@ -32,6 +32,20 @@ export function randomSeed() {
   return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
 }
 
+/**
+ * The one puzzle of `generateMany(rest)` with the seed used: what both engines' `generate`
+ * answer. `count`, if given, must be 1.
+ */
+export function onePuzzle(generateMany, { count, ...rest }) {
+  if (count !== undefined && count !== 1) throw new ShuduError('count: generate makes one puzzle; use generateMany');
+  const r = generateMany(rest);
+  if (r.puzzles.length === 0) {
+    throw new ShuduError(`no puzzle was found within the budget of ${rest.timeoutMs ?? 60000} ms`);
+  }
+  const { item, ...p } = r.puzzles[0];
+  return { ...p, seed: r.seed };
+}
+
 /** Loads an engine's .wasm beside this file: read from disk under Node, fetched in a page. */
 export async function load(init, initSync, name) {
   const url = new URL(`./${name}`, import.meta.url);

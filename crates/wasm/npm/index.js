@@ -2,7 +2,7 @@
 // Workers; no build step. The engine loads when this module is imported (top-level await), so
 // every function below is synchronous. README.md shows each in use.
 import init, * as engine from './engine.js';
-import { ShuduError, call, text, randomSeed, load } from './errors.js';
+import { ShuduError, call, text, randomSeed, load, onePuzzle } from './errors.js';
 
 export { ShuduError };
 
@@ -72,14 +72,7 @@ export function generateMany(options = {}) {
  * @returns {{puzzle: string, solution: string, givens: number, rating?: number, band?: string, hardest?: string, seed: number}}
  */
 export function generate(options = {}) {
-  const { count: n, ...rest } = options ?? {};
-  if (n !== undefined && n !== 1) throw new ShuduError('count: generate makes one puzzle; use generateMany');
-  const r = generateMany(rest);
-  if (r.puzzles.length === 0) {
-    throw new ShuduError(`no puzzle was found within the budget of ${rest.timeoutMs ?? 60000} ms`);
-  }
-  const { item, ...p } = r.puzzles[0];
-  return { ...p, seed: r.seed };
+  return onePuzzle(generateMany, options ?? {});
 }
 
 /**

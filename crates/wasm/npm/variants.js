@@ -3,7 +3,7 @@
 // (`shudu`), so that a page that plays classic Sudoku alone never loads it. The engine loads
 // when this module is imported (top-level await), so every function below is synchronous.
 import init, * as engine from './variants_engine.js';
-import { ShuduError, call, text, randomSeed, load } from './errors.js';
+import { ShuduError, call, text, randomSeed, load, onePuzzle } from './errors.js';
 
 export { ShuduError };
 
@@ -105,14 +105,7 @@ export function generateMany(o = {}) {
  * @returns {{line?: string, link: string, solution: string, givens: number, rating?: number, band?: string, seed: number}}
  */
 export function generate(o = {}) {
-  const { count: n, ...rest } = options(o);
-  if (n !== undefined && n !== 1) throw new ShuduError('count: generate makes one puzzle; use generateMany');
-  const r = generateMany(rest);
-  if (r.puzzles.length === 0) {
-    throw new ShuduError(`no puzzle was found within the budget of ${rest.timeoutMs ?? 60000} ms`);
-  }
-  const { item, ...p } = r.puzzles[0];
-  return { ...p, seed: r.seed };
+  return onePuzzle(generateMany, options(o));
 }
 
 /**

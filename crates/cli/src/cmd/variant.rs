@@ -100,14 +100,7 @@ pub fn rules(size: usize, variants: &[String]) -> Result<Rules> {
 ///
 /// As [`Variants::parse`], naming the option.
 pub fn parse(size: usize, variants: &[String]) -> Result<Variants> {
-    Variants::parse(size, variants).map_err(|e| {
-        let flag = if e.starts_with("size") {
-            "--size"
-        } else {
-            "--variant"
-        };
-        anyhow::anyhow!("{flag}: {e}")
-    })
+    Variants::parse(size, variants).map_err(|e| anyhow::anyhow!("--{}: {e}", e.argument()))
 }
 
 /// How long `shudu generate --difficulty` rates one variant puzzle before passing it over.

@@ -8,10 +8,32 @@ use crate::time::Instant;
 
 use super::generate::{generate, generate_jigsaw, VariantConfig, VariantGenerateError};
 use super::puzzle::VariantPuzzle;
-use super::rules::Rules;
+use super::rules::{Rules, RulesError};
 
 /// The names [`Variants::parse`] takes.
 pub const NAMES: &str = "x, windoku, anti-knight, anti-king, jigsaw, killer";
+
+/// Why a size and variant names make no rules ([`Variants::parse`]); [`VariantsError::argument`]
+/// says which of the two a caller names.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VariantsError {
+    /// A size without boxes, or a variant the size does not allow (Windoku off 9x9).
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// A name that is not a variant.
+    #[error("unknown variant '{0}', expected one of {NAMES}")]
+    Unknown(String),
+}
+
+impl VariantsError {
+    /// The argument at fault: `"size"` or `"variant"`.
+    pub fn argument(&self) -> &'static str {
+        match self {
+            VariantsError::Rules(RulesError::Size(_)) => "size",
+            _ => "variant",
+        }
+    }
+}
 
 /// A size and its variant rules; jigsaw regions and killer cages are made anew for each puzzle.
 #[derive(Clone, Debug)]
@@ -26,25 +48,21 @@ impl Variants {
     ///
     /// # Errors
     ///
-    /// A message for a size without boxes, an unknown name, or Windoku on a size other than 9;
-    /// the caller adds which argument it was.
-    pub fn parse(size: usize, names: &[impl AsRef<str>]) -> Result<Variants, String> {
-        let mut rules = Rules::classic(size).map_err(|e| e.to_string())?;
+    /// A size without boxes, an unknown name, or Windoku on a size other than 9; the caller
+    /// adds which argument it was ([`VariantsError::argument`]).
+    pub fn parse(size: usize, names: &[impl AsRef<str>]) -> Result<Variants, VariantsError> {
+        let mut rules = Rules::classic(size)?;
         let (mut jigsaw, mut killer) = (false, false);
         for name in names {
             match name.as_ref().trim().to_ascii_lowercase().as_str() {
                 "x" | "diagonal" | "diagonals" => rules = rules.with_diagonals(),
-                "windoku" => rules = rules.with_windoku().map_err(|e| e.to_string())?,
+                "windoku" => rules = rules.with_windoku()?,
                 "anti-knight" => rules = rules.with_anti_knight(),
                 "anti-king" => rules = rules.with_anti_king(),
                 "jigsaw" => jigsaw = true,
                 "killer" => killer = true,
                 "classic" | "" => {}
-                other => {
-                    return Err(format!(
-                        "unknown variant '{other}', expected one of {NAMES}"
-                    ))
-                }
+                other => return Err(VariantsError::Unknown(other.to_string())),
             }
         }
         Ok(Variants {
@@ -166,14 +184,7 @@ pub fn read_puzzle(
         };
         return read.map_err(|e| format!("puzzle: {e}"));
     }
-    let v = Variants::parse(size, names).map_err(|e| {
-        let arg = if e.starts_with("size") {
-            "size"
-        } else {
-            "variant"
-        };
-        format!("{arg}: {e}")
-    })?;
+    let v = Variants::parse(size, names).map_err(|e| format!("{}: {e}", e.argument()))?;
     if !v.fits_line() {
         return Err(
             "variant: jigsaw regions and killer cages do not fit in the line format; pass an \

@@ -48,7 +48,7 @@ mod solve;
 pub use generate::{
     generate, generate_jigsaw, random_regions, VariantConfig, VariantGenerateError,
 };
-pub use kind::{read_puzzle, Variants, NAMES};
+pub use kind::{read_puzzle, Variants, VariantsError, NAMES};
 pub use puzzle::{digit_of, symbol, LineError, VariantPuzzle};
 pub use rules::{Cage, Rules, RulesError, MAX_SIZE};
 pub use solve::{count_solutions, is_solution, random_solution, VariantCount, VariantSolver};
