@@ -7,7 +7,9 @@
 // OUT/npm); without it only shudu is measured. Prints one JSON object: per-puzzle microseconds
 // (median of 5 runs) for solve + uniqueness on the 17-clue and top1465 sets, puzzles a second per
 // band for generation, and for each peer's generator whether its puzzles are unique and how they
-// rate on Sudoku Explainer's scale (checked by shudu). scripts/bench writes it into BENCHMARKS.md.
+// rate on Sudoku Explainer's scale (checked by shudu), band by band and level by level (a level:
+// the ratings of one technique or a few alike, `levels()`), and shudu asked for each level alone.
+// scripts/bench writes it into BENCHMARKS.md.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -171,6 +173,11 @@ for (const [name, set] of Object.entries(sets)) {
   result.solve[name] = row;
 }
 
+// The levels each band is spread over (rated::LEVELS).
+const levels = shudu.levels();
+const levelOf = (er) => levels.find((l) => er >= l.low - 1e-9 && er <= l.high + 1e-9);
+const levelName = (l) =>
+  l.high >= 20 ? `${l.low.toFixed(1)}+` : l.low === l.high ? l.low.toFixed(1) : `${l.low.toFixed(1)}-${l.high.toFixed(1)}`;
 const bands = ['easy', 'medium', 'hard', 'fiendish', 'diabolical', 'extreme'];
 let seed = 1;
 for (const band of bands) {
@@ -178,13 +185,37 @@ for (const band of bands) {
   const r = rate(() => shudu.generate({ band, seed: seed++ }), seconds, quick ? 1 : 3);
   const classes = new Set(r.made.map((g) => shudu.canonical(g.puzzle).form));
   const inBand = r.made.filter((g) => g.band === band && shudu.count(g.puzzle, 2) === 1).length;
-  result.generate[band] = { perSecond: r.perSecond, puzzles: r.made.length, classes: classes.size, inBand };
+  const byLevel = {};
+  for (const g of r.made) byLevel[levelName(levelOf(g.rating))] = (byLevel[levelName(levelOf(g.rating))] ?? 0) + 1;
+  result.generate[band] = { perSecond: r.perSecond, puzzles: r.made.length, classes: classes.size, inBand, byLevel };
+}
+
+// Each level alone (`generate({rating: [low, high]})`): what a peer's puzzles of that level are
+// compared with. A call gets the time left as its budget, so a rare level ends with what it found.
+result.levels = [];
+for (const l of levels) {
+  const seconds = quick ? 0.5 : l.band === 'extreme' ? 30 : 3;
+  const made = [];
+  const t = performance.now();
+  for (;;) {
+    const left = seconds * 1000 - (performance.now() - t);
+    if (left <= 0) break;
+    try {
+      made.push(shudu.generate({ rating: [l.low, l.high], seed: seed++, timeoutMs: Math.max(1, Math.ceil(left)) }));
+    } catch (e) {
+      if (/within the budget/.test(e.message)) break;
+      throw e;
+    }
+  }
+  const spent = (performance.now() - t) / 1000;
+  const inLevel = made.filter((g) => levelOf(g.rating) === l && shudu.count(g.puzzle, 2) === 1).length;
+  result.levels.push({ name: levelName(l), band: l.band, weight: l.weight, perSecond: made.length / spent, puzzles: made.length, inLevel, seconds: spent });
 }
 
 for (const [peer, p] of Object.entries(peers)) {
   const row = { version: p.version, generate: {} };
   for (const level of Object.keys(p.generate)) {
-    const seconds = quick ? 2 : 10;
+    const seconds = quick ? 2 : 30;
     const r = await bounded({ task: 'generate', peer, dir: peersDir, level, seconds }, seconds + budget);
     // Every puzzle's class first (cheap): equivalent puzzles (relabelled, rotated, rows swapped
     // ...) are one class, and only a new class is checked for uniqueness and rated.
@@ -192,6 +223,7 @@ for (const [peer, p] of Object.entries(peers)) {
     const ratings = [];
     const classes = new Set();
     const byBand = {};
+    const byLevel = {};
     for (const puzzle of r.puzzles) {
       const form = shudu.canonical(puzzle).form;
       if (classes.has(form)) continue;
@@ -201,6 +233,8 @@ for (const [peer, p] of Object.entries(peers)) {
       const g = shudu.rate(puzzle);
       ratings.push(g.er);
       byBand[g.band] = (byBand[g.band] ?? 0) + 1;
+      const l = levelName(levelOf(g.er));
+      byLevel[l] = (byLevel[l] ?? 0) + 1;
     }
     const spent = r.ms / 1000;
     row.generate[level] = {
@@ -211,6 +245,9 @@ for (const [peer, p] of Object.entries(peers)) {
       unique,
       // New unique puzzles of each band a second, over the peer's whole run.
       newPerSecondByBand: Object.fromEntries(Object.entries(byBand).map(([b, n]) => [b, n / spent])),
+      // And of each level, with the counts and the seconds they took.
+      newByLevel: byLevel,
+      seconds: spent,
       medianEr: ratings.length ? median(ratings) : null,
       maxEr: ratings.length ? Math.max(...ratings) : null,
     };

@@ -80,6 +80,18 @@ export interface Rating {
 }
 export function rate(puzzle: Line): Rating;
 
+/** A band's level: the ratings of one technique or of a few alike. */
+export interface Level {
+  band: Band;
+  low: number;
+  /** 20 (the top of the scale) for the last level. */
+  high: number;
+  /** How many of the band's puzzles head for it against the band's other levels. */
+  weight: number;
+}
+/** The levels each band's puzzles are spread over, lowest first. */
+export function levels(): Level[];
+
 export interface TraceStep {
   technique: string;
   rating: number;

@@ -84,6 +84,15 @@ export function rate(puzzle) {
 }
 
 /**
+ * The levels each band's puzzles are spread over, lowest first: `{band, low, high, weight}`,
+ * each the ratings of one technique or of a few alike. `generate({rating: [low, high]})` asks
+ * for a puzzle of one level.
+ */
+export function levels() {
+  return JSON.parse(engine.levelsJson());
+}
+
+/**
  * The solving path a human would take, step by step (as `shudu explain --format json`).
  * @param {{named?: boolean}} [options] named: the hints' path (named techniques where SE has chains).
  */

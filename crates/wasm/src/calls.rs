@@ -7,7 +7,7 @@ use shudu_core::canon::canonical_puzzle;
 use shudu_core::generate::{generate_stream, GenerateConfig, Generated, Symmetry};
 use shudu_core::logic::{rate as rate_puzzle, Band, Rating, Summary};
 use shudu_core::needs::TechniqueSet;
-use shudu_core::rated::{generate_rated_stream, RatedConfig, MAX_RATING};
+use shudu_core::rated::{generate_rated_stream, RatedConfig, LEVELS, MAX_RATING};
 use shudu_core::solver::{count_solutions, solve_unique, Solutions};
 use shudu_core::time::{Duration, Instant};
 use shudu_core::Puzzle;
@@ -360,6 +360,36 @@ pub fn explain(puzzle: &str, named: bool) -> Result<String, String> {
 pub fn canonical(puzzle: &str) -> Result<String, String> {
     let c = canonical_puzzle(&parse(puzzle)?);
     Ok(format!("{} {}", c.form.to_line(), c.automorphisms))
+}
+
+/// One level of a band: the ratings of one technique or of a few alike, which a band's puzzles
+/// are spread over (`shudu_core::rated::LEVELS`, docs/rated.md).
+#[derive(Debug, Serialize)]
+pub struct LevelInfo {
+    /// The band the level lies in.
+    pub band: String,
+    /// The lowest rating of the level.
+    pub low: f64,
+    /// The highest (20.0, the top of the scale, for the last).
+    pub high: f64,
+    /// How many of the band's puzzles head for it against the band's other levels.
+    pub weight: u32,
+}
+
+/// The levels of every band, lowest first, as JSON [`LevelInfo`]s: `generate` with a level's
+/// `[low, high]` as its rating asks for puzzles of that level alone.
+pub fn levels() -> String {
+    let r = |x: Rating| f64::from(x.0) / 10.0;
+    let all: Vec<LevelInfo> = LEVELS
+        .iter()
+        .map(|&(low, high, weight)| LevelInfo {
+            band: Band::of(low).name().to_string(),
+            low: r(low),
+            high: r(high),
+            weight,
+        })
+        .collect();
+    serde_json::to_string(&all).expect("levels serialise")
 }
 
 /// Answers a request of `shudu play`'s API as the server would, without one: `bands`,

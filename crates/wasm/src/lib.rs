@@ -69,6 +69,13 @@ pub fn canonical_line(puzzle: &str) -> Result<String, JsError> {
     js(calls::canonical(puzzle))
 }
 
+/// The levels a band's puzzles are spread over, lowest first; a JSON array of
+/// [`calls::LevelInfo`].
+#[wasm_bindgen(js_name = levelsJson)]
+pub fn levels_json() -> String {
+    calls::levels()
+}
+
 /// Answers a request of `shudu play`'s API without a server: `endpoint` is `bands`, `puzzle`,
 /// `import`, `check`, `hint` or `solve`, `body` its JSON body; the answer is the JSON the server
 /// would send (see [`calls::game_request`]).

@@ -66,6 +66,31 @@ pub(super) struct GradeRecord {
     pub(super) error: Option<String>,
 }
 
+impl GradeRecord {
+    /// A record without ratings: not graded (`status` says why), `error` if it could not be read.
+    pub(super) fn unrated(
+        number: usize,
+        line: usize,
+        puzzle: Option<String>,
+        status: &'static str,
+        error: Option<String>,
+    ) -> GradeRecord {
+        GradeRecord {
+            number,
+            line,
+            puzzle,
+            status,
+            er: None,
+            ep: None,
+            ed: None,
+            band: None,
+            steps: None,
+            techniques: Vec::new(),
+            error,
+        }
+    }
+}
+
 /// What grading one record gave.
 enum Outcome {
     Graded(Summary),
@@ -148,36 +173,18 @@ pub fn run_grade(args: &GradeArgs) -> Result<ExitCode> {
                         "shudu: puzzle {}, line {}: {why}; only puzzles with one solution are rated",
                         rec.number, rec.line
                     );
-                    GradeRecord {
-                        number: rec.number,
-                        line: rec.line,
-                        puzzle: Some(record_line(&rec)),
+                    GradeRecord::unrated(
+                        rec.number,
+                        rec.line,
+                        Some(record_line(&rec)),
                         status,
-                        er: None,
-                        ep: None,
-                        ed: None,
-                        band: None,
-                        steps: None,
-                        techniques: Vec::new(),
-                        error: None,
-                    }
+                        None,
+                    )
                 }
                 Err(e) => {
                     worst = exit::INPUT;
                     let _ = writeln!(problems, "shudu: {e}");
-                    GradeRecord {
-                        number: e.puzzle,
-                        line: e.line,
-                        puzzle: None,
-                        status: "invalid",
-                        er: None,
-                        ep: None,
-                        ed: None,
-                        band: None,
-                        steps: None,
-                        techniques: Vec::new(),
-                        error: Some(e.to_string()),
-                    }
+                    GradeRecord::unrated(e.puzzle, e.line, None, "invalid", Some(e.to_string()))
                 }
             };
             match args.format {

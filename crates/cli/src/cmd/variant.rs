@@ -309,6 +309,23 @@ fn line_records(text: &str, rules: &Rules) -> Vec<Record> {
 /// The f-puzzles records of `text`: one JSON document if it starts with `{`; otherwise every
 /// line is a link (f-puzzles' `?load=`, SudokuPad's `fpuzzles...`), a bare compressed code, or
 /// a document on one line.
+/// The records of `input`: lines under `rules`, or f-puzzles documents and links without.
+///
+/// # Errors
+///
+/// An input that cannot be read, or one that holds no puzzle.
+fn records_of(input: Option<&Path>, rules: Option<&Rules>) -> Result<Vec<Record>> {
+    let text = input_text(input)?;
+    let records = match rules {
+        Some(r) => line_records(&text, r),
+        None => fpuzzles_records(&text),
+    };
+    if records.is_empty() {
+        bail!("the input holds no puzzle; nothing written");
+    }
+    Ok(records)
+}
+
 fn fpuzzles_records(text: &str) -> Vec<Record> {
     use shudu_core::variant::fpuzzles;
     let read = |l: &str| {
@@ -354,14 +371,7 @@ pub fn print(
     format: super::print::PrintFormat,
     output: &Path,
 ) -> Result<ExitCode> {
-    let text = input_text(input)?;
-    let records = match rules {
-        Some(r) => line_records(&text, r),
-        None => fpuzzles_records(&text),
-    };
-    if records.is_empty() {
-        bail!("the input holds no puzzle; nothing written");
-    }
+    let records = records_of(input, rules)?;
     // Each record solved, or why not: (whether it could be read at all, the message).
     type Solved = std::result::Result<(VariantPuzzle, Vec<u8>), (bool, String)>;
     let solved: Vec<(usize, Solved)> = records
@@ -502,14 +512,7 @@ pub fn grade(
 ) -> Result<ExitCode> {
     use super::grade::{GradeRecord, TechniqueCount};
     use shudu_core::variant::logic;
-    let text = input_text(input)?;
-    let records = match rules {
-        Some(r) => line_records(&text, r),
-        None => fpuzzles_records(&text),
-    };
-    if records.is_empty() {
-        bail!("the input holds no puzzle; nothing written");
-    }
+    let records = records_of(input, rules)?;
     let graded: Vec<_> = records
         .into_par_iter()
         .map(|(line, record)| {
@@ -532,19 +535,7 @@ pub fn grade(
     let mut rated = 0;
     for (number, (line, result)) in graded.into_iter().enumerate() {
         let number = number + 1;
-        let mut record = GradeRecord {
-            number,
-            line,
-            puzzle: None,
-            status: "invalid",
-            er: None,
-            ep: None,
-            ed: None,
-            band: None,
-            steps: None,
-            techniques: Vec::new(),
-            error: None,
-        };
+        let mut record = GradeRecord::unrated(number, line, None, "invalid", None);
         match result {
             Ok((puzzle, g)) if g.solved => {
                 rated += 1;

@@ -113,6 +113,25 @@ test('generated puzzles are unique for the oracle, in their band, with their sym
   }
 });
 
+test('the levels cut each band into contiguous ranges, and a level can be asked for alone', () => {
+  const levels = shudu.levels();
+  const bands = { easy: [1.0, 1.5], medium: [1.6, 2.5], hard: [2.6, 4.0], fiendish: [4.1, 6.1], diabolical: [6.2, 8.9], extreme: [9.0, 20.0] };
+  for (const [band, [lo, hi]] of Object.entries(bands)) {
+    const mine = levels.filter((l) => l.band === band);
+    assert.ok(mine.length >= 2, band);
+    assert.equal(mine[0].low, lo, band);
+    assert.equal(mine.at(-1).high, hi, band);
+    for (let i = 1; i < mine.length; i++) assert.equal(Math.round((mine[i].low - mine[i - 1].high) * 10), 1, `${band} ${i}`);
+    for (const l of mine) assert.ok(l.weight >= 1 && l.low <= l.high);
+  }
+  assert.equal(levels.filter((l) => l.band in bands).length, levels.length);
+  for (const l of levels.filter((x) => x.band === 'hard' || x.band === 'fiendish').slice(0, 6)) {
+    const g = shudu.generate({ rating: [l.low, l.high], seed: 5 });
+    assert.ok(g.rating >= l.low && g.rating <= l.high, `${l.low}-${l.high}: ${g.rating}`);
+    assert.equal(oracleCount(g.puzzle), 1);
+  }
+});
+
 test('a budget too short says so instead of hanging', () => {
   const r = shudu.generateMany({ count: 3, seed: 1, rating: [10.5, 11.0], timeoutMs: 50 });
   assert.equal(r.timedOut, true);
