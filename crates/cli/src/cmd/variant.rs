@@ -306,9 +306,6 @@ fn line_records(text: &str, rules: &Rules) -> Vec<Record> {
         .collect()
 }
 
-/// The f-puzzles records of `text`: one JSON document if it starts with `{`; otherwise every
-/// line is a link (f-puzzles' `?load=`, SudokuPad's `fpuzzles...`), a bare compressed code, or
-/// a document on one line.
 /// The records of `input`: lines under `rules`, or f-puzzles documents and links without.
 ///
 /// # Errors
@@ -326,6 +323,9 @@ fn records_of(input: Option<&Path>, rules: Option<&Rules>) -> Result<Vec<Record>
     Ok(records)
 }
 
+/// The f-puzzles records of `text`: one JSON document if it starts with `{`; otherwise every
+/// line is a link (f-puzzles' `?load=`, SudokuPad's `fpuzzles...`), a bare compressed code, or
+/// a document on one line.
 fn fpuzzles_records(text: &str) -> Vec<Record> {
     use shudu_core::variant::fpuzzles;
     let read = |l: &str| {
