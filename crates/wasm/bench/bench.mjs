@@ -186,7 +186,10 @@ for (const band of bands) {
   const classes = new Set(r.made.map((g) => shudu.canonical(g.puzzle).form));
   const inBand = r.made.filter((g) => g.band === band && shudu.count(g.puzzle, 2) === 1).length;
   const byLevel = {};
-  for (const g of r.made) byLevel[levelName(levelOf(g.rating))] = (byLevel[levelName(levelOf(g.rating))] ?? 0) + 1;
+  for (const g of r.made) {
+    const l = levelName(levelOf(g.rating));
+    byLevel[l] = (byLevel[l] ?? 0) + 1;
+  }
   result.generate[band] = { perSecond: r.perSecond, puzzles: r.made.length, classes: classes.size, inBand, byLevel };
 }
 

@@ -154,8 +154,13 @@ pub struct Generation {
     pub elapsed_ms: f64,
 }
 
+/// A rating as the number SE prints (tenths to units).
+fn number(r: Rating) -> f64 {
+    f64::from(r.0) / 10.0
+}
+
 fn rating_of(x: f64, what: &str) -> Result<Rating, String> {
-    let max = f64::from(MAX_RATING.0) / 10.0;
+    let max = number(MAX_RATING);
     if !(0.0..=max).contains(&x) {
         return Err(format!("{what}: found {x}; expected 0.0 to {max}"));
     }
@@ -249,7 +254,7 @@ pub fn generate(options: &str) -> Result<String, String> {
         solution: g.solution.to_line(),
         givens: g.puzzle.givens(),
         item,
-        rating: s.map(|s| f64::from(s.er.0) / 10.0),
+        rating: s.map(|s| number(s.er)),
         band: s.map(|s| s.band.name()),
         hardest: s.map(|s| s.hardest),
     };
@@ -317,11 +322,10 @@ pub fn rate(puzzle: &str) -> Result<String, String> {
     let p = parse(puzzle)?;
     unique(&p)?;
     let s = rate_puzzle(&p);
-    let r = |x: Rating| f64::from(x.0) / 10.0;
     serde_json::to_string(&RateInfo {
-        er: r(s.er),
-        ep: r(s.ep),
-        ed: r(s.ed),
+        er: number(s.er),
+        ep: number(s.ep),
+        ed: number(s.ed),
         band: s.band.name(),
         hardest: s.hardest,
         steps: s.steps,
@@ -367,7 +371,7 @@ pub fn canonical(puzzle: &str) -> Result<String, String> {
 #[derive(Debug, Serialize)]
 pub struct LevelInfo {
     /// The band the level lies in.
-    pub band: String,
+    pub band: &'static str,
     /// The lowest rating of the level.
     pub low: f64,
     /// The highest (20.0, the top of the scale, for the last).
@@ -379,13 +383,12 @@ pub struct LevelInfo {
 /// The levels of every band, lowest first, as JSON [`LevelInfo`]s: `generate` with a level's
 /// `[low, high]` as its rating asks for puzzles of that level alone.
 pub fn levels() -> String {
-    let r = |x: Rating| f64::from(x.0) / 10.0;
     let all: Vec<LevelInfo> = LEVELS
         .iter()
         .map(|&(low, high, weight)| LevelInfo {
-            band: Band::of(low).name().to_string(),
-            low: r(low),
-            high: r(high),
+            band: Band::of(low).name(),
+            low: number(low),
+            high: number(high),
             weight,
         })
         .collect();
